@@ -1,0 +1,22 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of the selftest stage: run each selftest named in $LIST (paths
+# under tools/testing/selftests/ of $SRC) and record "rc seconds path" lines in
+# $RESULTS/selftests.rc, with each test's output in $RESULTS/selftests/.
+# kselftest exit codes: 0 pass, 4 skip, anything else fail.
+
+mkdir -p "$RESULTS/selftests"
+: > "$RESULTS/selftests.rc"
+
+while read -r t; do
+	case "$t" in ''|'#'*) continue ;; esac
+	dir=$SRC/tools/testing/selftests/$(dirname "$t")
+	log=$RESULTS/selftests/$(echo "$t" | tr / _).log
+	start=$(date +%s)
+	echo "selftest: $t" > /dev/console
+	(cd "$dir" && timeout -k 10 "${SELFTEST_TIMEOUT:-600}" bash "./$(basename "$t")") \
+		> "$log" 2>&1 < /dev/null
+	rc=$?
+	echo "$rc $(($(date +%s) - start)) $t" >> "$RESULTS/selftests.rc"
+done < "$LIST"

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-guest.sh OUTDIR JOB [TIMEOUT_S] [EXTRA_KERNEL_ARGS]
+#
+# Boot the NUMA + SMT test guest on the built kernel, run JOB (a bash script)
+# inside it, and leave in OUTDIR: console.log, dmesg.txt, kmemleak.txt, job.rc
+# and whatever the job wrote to $RESULTS.  Exits 0 if the job ran to its end
+# (whatever its own exit code), 1 if the guest died or timed out.
+#
+# The machine (pipeline issue): 16 vCPUs, 2 sockets, 2 NUMA nodes per socket,
+# 2 cores per node, 2 threads per core; SLIT 10 local, 12 within a socket,
+# 32 across sockets.  TCG: KVM does not work on the build machines.
+set -euo pipefail
+
+. "$(dirname "$0")/lib.sh"
+
+out=$1
+job=$2
+limit=${3:-2400}
+extra=${4:-}
+kernel=$BUILD/guest/arch/x86/boot/bzImage
+
+[ -f "$kernel" ] || die "no guest kernel at $kernel: run make guest-build"
+rm -rf "$out"
+mkdir -p "$out"
+cp "$job" "$out/job.sh"
+
+numa=()
+for n in 0 1 2 3; do
+	numa+=(-object "memory-backend-ram,id=m$n,size=512M"
+	       -numa "node,nodeid=$n,cpus=$((4 * n))-$((4 * n + 3)),memdev=m$n")
+done
+for a in 0 1 2 3; do
+	for b in 0 1 2 3; do
+		[ "$a" -lt "$b" ] || continue
+		# Nodes 0,1 are socket 0 and nodes 2,3 socket 1.
+		if [ $((a / 2)) -eq $((b / 2)) ]; then d=12; else d=32; fi
+		numa+=(-numa "dist,src=$a,dst=$b,val=$d")
+	done
+done
+
+# vendor=GenuineIntel: with QEMU's default vendor the kernel WARNs that the
+# LLC spans nodes (arch/x86/kernel/smpboot.c); only Intel SNC is exempt.
+set +e
+timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
+	-accel tcg,thread=multi -cpu qemu64,vendor=GenuineIntel \
+	-m 2G -smp 16,sockets=2,cores=4,threads=2 "${numa[@]}" \
+	-kernel "$kernel" \
+	-append "console=ttyS0 root=hostroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144 ro init=$PIPELINE_DIR/guest/init.sh panic=-1 $extra" \
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+	-virtfs "local,path=$out,mount_tag=results,security_model=none" \
+	-display none -monitor none -serial "file:$out/console.log" \
+	-no-reboot
+rc=$?
+set -e
+
+if [ $rc -eq 124 ]; then
+	echo "guest: timed out after ${limit}s (console: $out/console.log)" >&2
+	exit 1
+fi
+if [ ! -f "$out/done" ]; then
+	echo "guest: died before its job ended (qemu exit $rc); last console lines:" >&2
+	tail -n 30 "$out/console.log" >&2
+	exit 1
+fi
+exit 0

@@ -171,6 +171,7 @@ stage_kunit()
 		fail "kunit: no .kunitconfig in the project"
 		return
 	fi
+	mkdir -p "$BUILD"
 	(cd "$SRC" && python3 tools/testing/kunit/kunit.py run --arch=um \
 		--build_dir="$BUILD/uml" --jobs "$JOBS" "${cfgs[@]}") > "$log" 2>&1
 	grep -a -E '^\[[0-9:]+\] ' "$log" | grep -a -v -E '\[PASSED\]' | tail -n 40

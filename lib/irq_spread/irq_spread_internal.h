@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * irq_spread internals: the abstract topology the engine works on, so that
+ * KUnit can inject any machine, and the engine entry points.
+ *
+ * Everything here works on plain bitmaps of topo->nr_cpus bits rather than
+ * on struct cpumask: cpumask operations stop at nr_cpu_ids, which is 1 under
+ * UML, where an injected 256-CPU machine must still fit.  The system topology
+ * uses nr_cpus == nr_cpu_ids, so its bitmaps are cpumask_bits().
+ */
+#ifndef _LIB_IRQ_SPREAD_INTERNAL_H
+#define _LIB_IRQ_SPREAD_INTERNAL_H
+
+#include <linux/irq_spread.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+struct irq_spread_topology;
+
+/**
+ * struct irq_spread_topology_ops - what the engine asks of a machine
+ * @hop_cpus: write to @dst the CPUs at most @hop NUMA hops away from @node
+ *	(hop 0 is @node itself, each hop includes the ones before it, as
+ *	sched_numa_hop_mask() does), all nr_cpus bits of it.  Return false,
+ *	leaving @dst alone, when there is no hop @hop; every topology must
+ *	return false for some finite @hop.  Never called with NUMA_NO_NODE.
+ * @sibling_cpus: the SMT siblings of @cpu, @cpu included, as a bitmap of
+ *	nr_cpus bits that stays valid for the duration of a spread.
+ * @eligible_cpus: write to @dst the CPUs that may take an interrupt: online
+ *	and housekeeping for managed interrupts and for the tick.
+ * @online_cpus: write to @dst the online CPUs, the fallback when no CPU is
+ *	eligible.
+ *
+ * None of these may sleep.
+ */
+struct irq_spread_topology_ops {
+	bool (*hop_cpus)(const struct irq_spread_topology *topo, int node,
+			 unsigned int hop, unsigned long *dst);
+	const unsigned long *(*sibling_cpus)(const struct irq_spread_topology *topo,
+					     unsigned int cpu);
+	void (*eligible_cpus)(const struct irq_spread_topology *topo,
+			      unsigned long *dst);
+	void (*online_cpus)(const struct irq_spread_topology *topo,
+			    unsigned long *dst);
+};
+
+/**
+ * struct irq_spread_topology - a machine, and the vectors placed on it
+ * @ops: how to read the machine
+ * @nr_cpus: number of CPUs, the width of every bitmap the engine handles
+ * @nr_nodes: number of NUMA nodes; valid device nodes are 0..@nr_nodes - 1
+ * @priv: for @ops
+ * @lock: serialises spreads and releases on this topology; protects @load
+ * @load: per CPU, the number of placed vectors whose mask holds that CPU;
+ *	allocated by the first spread, @nr_cpus entries
+ *
+ * Each topology counts its own load, so that KUnit cases do not see each
+ * other's vectors; the system has a single instance.
+ */
+struct irq_spread_topology {
+	const struct irq_spread_topology_ops *ops;
+	unsigned int nr_cpus;
+	unsigned int nr_nodes;
+	void *priv;
+	struct mutex lock;	/* serialises spreads, protects @load */
+	unsigned int *load;
+};
+
+void irq_spread_topology_init(struct irq_spread_topology *topo,
+			      const struct irq_spread_topology_ops *ops,
+			      unsigned int nr_cpus, unsigned int nr_nodes,
+			      void *priv);
+void irq_spread_topology_destroy(struct irq_spread_topology *topo);
+
+int irq_spread_topo_cpus(struct irq_spread_topology *topo, int node,
+			 unsigned int nvec, enum irq_spread_policy policy,
+			 const unsigned long *exclude, unsigned long *masks,
+			 size_t stride);
+void irq_spread_topo_release(struct irq_spread_topology *topo,
+			     unsigned int nvec, const unsigned long *masks,
+			     size_t stride);
+
+#endif /* _LIB_IRQ_SPREAD_INTERNAL_H */

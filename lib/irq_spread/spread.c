@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irq_spread engine: place a device's vectors on the CPUs of a topology.
+ *
+ * Every eligible CPU is a slot.  The policy puts the slots in one order and
+ * vector i takes slot (i modulo the number of slots): no slot gets a second
+ * vector before every slot has one, and the first round follows the order.
+ * The order sorts the slots by
+ *
+ *	numa:		tier, load, CPU number
+ *	numa-core:	tier, rank, core load, load, CPU number
+ *	core:		rank, tier, core load, load, CPU number
+ *
+ * where
+ *
+ *  - tier is the NUMA hop the CPU is first found in, counting only hops
+ *    that add eligible CPUs: 0 for the device node, 1 for the nearest
+ *    other nodes, and so on.  CPUs that no hop reaches come last; with
+ *    NUMA_NO_NODE every CPU is in tier 0.
+ *  - load is the number of vectors already placed on the CPU, for every
+ *    device spread on the same topology; core load is the sum of the loads
+ *    of the eligible threads of the CPU's physical core.
+ *  - rank is the CPU's position among the eligible threads of its core,
+ *    least loaded first, lower CPU number among equals: 0 for the thread a
+ *    device's first vector on that core takes, 1 for the next, ...
+ *
+ * A numa-core vector gets every eligible thread of its slot's core, as
+ * MANA's irq_setup() did; numa and core vectors get the slot's CPU alone.
+ *
+ * The order is made by stable counting sorts of the slots (CPU numbers
+ * ascending): by load, by core load, then by (tier, rank) bucket.  The cost
+ * is linear in the number of CPUs and vectors, plus word-wise bitmap
+ * operations on each hop mask and on each core's sibling mask, plus the
+ * square of the SMT width per core; nothing is allocated or rescanned per
+ * vector.
+ */
+#define pr_fmt(fmt) "irq_spread: " fmt
+
+#include <linux/bitmap.h>
+#include <linux/bug.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/find.h>
+#include <linux/limits.h>
+#include <linux/lockdep.h>
+#include <linux/minmax.h>
+#include <linux/mutex.h>
+#include <linux/numa.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include <kunit/visibility.h>
+
+#include "irq_spread_internal.h"
+
+/*
+ * Firmware distances are one byte (ACPI SLIT), so no machine has more
+ * distinct hops than this; it only guards against a topology whose
+ * hop_cpus() never says stop.
+ */
+#define IRQ_SPREAD_MAX_HOPS	256
+
+/* Scratch state of one spread, allocated before the topology lock is taken. */
+struct irq_spread_work {
+	unsigned int nr_cpus;
+	unsigned long *eligible;	/* the slots */
+	unsigned long *covered;		/* CPUs given a tier, then a rank */
+	unsigned long *hop;		/* one hop mask at a time */
+	unsigned int *bucket;		/* per CPU: tier, then sort bucket */
+	unsigned int *rank;		/* per CPU */
+	unsigned int *core_load;	/* per CPU */
+	unsigned int *slots;		/* eligible CPUs, finally in order */
+	unsigned int *tmp;		/* the other buffer of each sort */
+	unsigned int nr_slots;
+	unsigned int nr_tiers;
+	unsigned int nr_ranks;
+	unsigned int nr_buckets;
+};
+
+static void irq_spread_work_free(struct irq_spread_work *w)
+{
+	bitmap_free(w->eligible);
+	bitmap_free(w->covered);
+	bitmap_free(w->hop);
+	kvfree(w->bucket);
+	kvfree(w->rank);
+	kvfree(w->core_load);
+	kvfree(w->slots);
+	kvfree(w->tmp);
+}
+
+static int irq_spread_work_alloc(struct irq_spread_work *w,
+				 unsigned int nr_cpus)
+{
+	memset(w, 0, sizeof(*w));
+	w->nr_cpus = nr_cpus;
+	w->eligible = bitmap_zalloc(nr_cpus, GFP_KERNEL);
+	w->covered = bitmap_zalloc(nr_cpus, GFP_KERNEL);
+	w->hop = bitmap_zalloc(nr_cpus, GFP_KERNEL);
+	w->bucket = kvmalloc_array(nr_cpus, sizeof(*w->bucket), GFP_KERNEL);
+	w->rank = kvmalloc_array(nr_cpus, sizeof(*w->rank), GFP_KERNEL);
+	w->core_load = kvmalloc_array(nr_cpus, sizeof(*w->core_load),
+				      GFP_KERNEL);
+	w->slots = kvmalloc_array(nr_cpus, sizeof(*w->slots), GFP_KERNEL);
+	w->tmp = kvmalloc_array(nr_cpus, sizeof(*w->tmp), GFP_KERNEL);
+	if (!w->eligible || !w->covered || !w->hop || !w->bucket ||
+	    !w->rank || !w->core_load || !w->slots || !w->tmp) {
+		irq_spread_work_free(w);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The slots: eligible CPUs not excluded by the caller.  A device must get
+ * interrupts somewhere, so when that leaves nothing, every online CPU is a
+ * slot, isolated and excluded ones included.
+ */
+static int irq_spread_find_slots(const struct irq_spread_topology *topo,
+				 const unsigned long *exclude,
+				 struct irq_spread_work *w)
+{
+	unsigned int n = w->nr_cpus, cpu;
+
+	topo->ops->eligible_cpus(topo, w->eligible);
+	if (exclude)
+		bitmap_andnot(w->eligible, w->eligible, exclude, n);
+	if (bitmap_empty(w->eligible, n)) {
+		pr_warn_once("no eligible CPU for a device, using all online CPUs\n");
+		topo->ops->online_cpus(topo, w->eligible);
+		if (bitmap_empty(w->eligible, n))
+			return -ENODEV;
+	}
+
+	w->nr_slots = 0;
+	for_each_set_bit(cpu, w->eligible, n)
+		w->slots[w->nr_slots++] = cpu;
+	return 0;
+}
+
+/* Give the CPUs in @w->hop, not in an earlier tier, the next tier. */
+static void irq_spread_add_tier(struct irq_spread_work *w)
+{
+	unsigned int n = w->nr_cpus, cpu;
+
+	bitmap_and(w->hop, w->hop, w->eligible, n);
+	/* A hop that adds no eligible CPU is no tier. */
+	if (!bitmap_andnot(w->hop, w->hop, w->covered, n))
+		return;
+	for_each_set_bit(cpu, w->hop, n)
+		w->bucket[cpu] = w->nr_tiers;
+	bitmap_or(w->covered, w->covered, w->hop, n);
+	w->nr_tiers++;
+}
+
+static void irq_spread_assign_tiers(const struct irq_spread_topology *topo,
+				    int node, struct irq_spread_work *w)
+{
+	unsigned int n = w->nr_cpus, hop;
+
+	w->nr_tiers = 0;
+	bitmap_zero(w->covered, n);
+	if (node != NUMA_NO_NODE) {
+		for (hop = 0; hop < IRQ_SPREAD_MAX_HOPS; hop++) {
+			/* Farther hops cannot add a slot. */
+			if (bitmap_subset(w->eligible, w->covered, n))
+				break;
+			if (!topo->ops->hop_cpus(topo, node, hop, w->hop))
+				break;
+			irq_spread_add_tier(w);
+		}
+	}
+	/* What no hop reaches (everything, for NUMA_NO_NODE) comes last. */
+	bitmap_copy(w->hop, w->eligible, n);
+	irq_spread_add_tier(w);
+}
+
+/*
+ * Rank the @nr eligible threads @thr of one core, which are in CPU order:
+ * least loaded first, lower CPU number among equals.  SMT is a few threads
+ * wide, so counting the ones that go first is cheap enough.
+ */
+static void irq_spread_rank_core(const unsigned int *load,
+				 const unsigned int *thr, unsigned int nr,
+				 struct irq_spread_work *w)
+{
+	unsigned int i, j, r, sum = 0;
+
+	for (i = 0; i < nr; i++)
+		sum += load[thr[i]];
+	for (i = 0; i < nr; i++) {
+		r = 0;
+		for (j = 0; j < nr; j++)
+			r += load[thr[j]] < load[thr[i]] ||
+			     (load[thr[j]] == load[thr[i]] && j < i);
+		w->rank[thr[i]] = r;
+		w->core_load[thr[i]] = sum;
+	}
+	w->nr_ranks = max(w->nr_ranks, nr);
+}
+
+/*
+ * Slots are visited in CPU order, so the first one seen of a core is its
+ * lowest eligible thread: it gathers the eligible siblings above it, once,
+ * into @w->tmp (free until the sorts).
+ */
+static void irq_spread_assign_ranks(const struct irq_spread_topology *topo,
+				    struct irq_spread_work *w)
+{
+	unsigned int n = w->nr_cpus, cpu, sib, nr;
+	const unsigned long *sibs;
+
+	lockdep_assert_held(&topo->lock);
+	w->nr_ranks = 1;
+	bitmap_zero(w->covered, n);
+	for_each_set_bit(cpu, w->eligible, n) {
+		if (test_bit(cpu, w->covered))
+			continue;
+		__set_bit(cpu, w->covered);
+		nr = 0;
+		w->tmp[nr++] = cpu;
+		sibs = topo->ops->sibling_cpus(topo, cpu);
+		sib = cpu + 1;
+		for_each_set_bit_from(sib, sibs, n) {
+			if (test_bit(sib, w->eligible) &&
+			    !__test_and_set_bit(sib, w->covered))
+				w->tmp[nr++] = sib;
+		}
+		irq_spread_rank_core(topo->load, w->tmp, nr, w);
+	}
+}
+
+/* Turn each slot's tier into its sort bucket under @policy. */
+static void irq_spread_assign_buckets(enum irq_spread_policy policy,
+				      struct irq_spread_work *w)
+{
+	unsigned int i, cpu;
+
+	if (policy == IRQ_SPREAD_NUMA) {
+		w->nr_buckets = w->nr_tiers;
+		return;
+	}
+	w->nr_buckets = w->nr_tiers * w->nr_ranks;
+	for (i = 0; i < w->nr_slots; i++) {
+		cpu = w->slots[i];
+		if (policy == IRQ_SPREAD_NUMA_CORE)
+			w->bucket[cpu] = w->bucket[cpu] * w->nr_ranks +
+					 w->rank[cpu];
+		else
+			w->bucket[cpu] = w->rank[cpu] * w->nr_tiers +
+					 w->bucket[cpu];
+	}
+}
+
+/*
+ * Stable counting sort of the @n CPUs in @src into @dst by @key[cpu] - @base,
+ * which is below @nr_keys; @count has room for @nr_keys entries.
+ */
+static void irq_spread_count_sort(const unsigned int *src, unsigned int *dst,
+				  unsigned int n, const unsigned int *key,
+				  unsigned int base, unsigned int *count,
+				  unsigned int nr_keys)
+{
+	unsigned int i, k, c, sum = 0;
+
+	memset(count, 0, nr_keys * sizeof(*count));
+	for (i = 0; i < n; i++)
+		count[key[src[i]] - base]++;
+	/* Each key's first position in @dst. */
+	for (k = 0; k < nr_keys; k++) {
+		c = count[k];
+		count[k] = sum;
+		sum += c;
+	}
+	for (i = 0; i < n; i++)
+		dst[count[key[src[i]] - base]++] = src[i];
+}
+
+/* The smallest and largest of @key[cpu] over the slots. */
+static void irq_spread_key_range(const struct irq_spread_work *w,
+				 const unsigned int *key, unsigned int *lo,
+				 unsigned int *hi)
+{
+	unsigned int i;
+
+	*lo = UINT_MAX;
+	*hi = 0;
+	for (i = 0; i < w->nr_slots; i++) {
+		*lo = min(*lo, key[w->slots[i]]);
+		*hi = max(*hi, key[w->slots[i]]);
+	}
+}
+
+/*
+ * Sort the slots by bucket, then core load (core policies), then load, then
+ * CPU number: least significant key first, each sort stable.  The loads are
+ * only stable under the topology lock, which the caller holds; so is the
+ * allocation of the counts, sized by the spread of the loads.
+ */
+static int irq_spread_order_slots(struct irq_spread_topology *topo,
+				  enum irq_spread_policy policy,
+				  struct irq_spread_work *w)
+{
+	unsigned int lo, hi, clo = 0, chi = 0, *count;
+	bool by_core = policy != IRQ_SPREAD_NUMA;
+
+	lockdep_assert_held(&topo->lock);
+	irq_spread_key_range(w, topo->load, &lo, &hi);
+	if (by_core)
+		irq_spread_key_range(w, w->core_load, &clo, &chi);
+	count = kvmalloc_array(max3(hi - lo, chi - clo, w->nr_buckets) + 1,
+			       sizeof(*count), GFP_KERNEL);
+	if (!count)
+		return -ENOMEM;
+
+	irq_spread_count_sort(w->slots, w->tmp, w->nr_slots, topo->load, lo,
+			      count, hi - lo + 1);
+	if (by_core) {
+		irq_spread_count_sort(w->tmp, w->slots, w->nr_slots,
+				      w->core_load, clo, count, chi - clo + 1);
+		swap(w->slots, w->tmp);
+	}
+	irq_spread_count_sort(w->tmp, w->slots, w->nr_slots, w->bucket, 0,
+			      count, w->nr_buckets);
+	kvfree(count);
+	return 0;
+}
+
+/* Write the vectors' masks and count them in the load. */
+static void irq_spread_place(struct irq_spread_topology *topo,
+			     enum irq_spread_policy policy, unsigned int nvec,
+			     const struct irq_spread_work *w,
+			     unsigned long *masks, size_t stride)
+{
+	unsigned int n = w->nr_cpus, i, s = 0, cpu, c;
+	unsigned long *mask;
+
+	lockdep_assert_held(&topo->lock);
+	for (i = 0; i < nvec; i++) {
+		mask = masks + i * stride;
+		cpu = w->slots[s];
+		if (++s == w->nr_slots)
+			s = 0;
+
+		bitmap_zero(mask, stride * BITS_PER_LONG);
+		if (policy == IRQ_SPREAD_NUMA_CORE)
+			bitmap_and(mask, topo->ops->sibling_cpus(topo, cpu),
+				   w->eligible, n);
+		__set_bit(cpu, mask);
+		for_each_set_bit(c, mask, n)
+			topo->load[c]++;
+	}
+}
+
+/**
+ * irq_spread_topology_init - set up a topology
+ * @topo: the topology
+ * @ops: how to read the machine
+ * @nr_cpus: number of CPUs, the width of every bitmap
+ * @nr_nodes: number of NUMA nodes
+ * @priv: for @ops
+ *
+ * The per-CPU load is allocated by the first spread.
+ */
+void irq_spread_topology_init(struct irq_spread_topology *topo,
+			      const struct irq_spread_topology_ops *ops,
+			      unsigned int nr_cpus, unsigned int nr_nodes,
+			      void *priv)
+{
+	topo->ops = ops;
+	topo->nr_cpus = nr_cpus;
+	topo->nr_nodes = nr_nodes;
+	topo->priv = priv;
+	topo->load = NULL;
+	mutex_init(&topo->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_topology_init);
+
+/**
+ * irq_spread_topology_destroy - free what a topology allocated
+ * @topo: the topology, which nothing spreads on any more
+ */
+void irq_spread_topology_destroy(struct irq_spread_topology *topo)
+{
+	kfree(topo->load);
+	topo->load = NULL;
+	mutex_destroy(&topo->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_topology_destroy);
+
+static int irq_spread_check_args(const struct irq_spread_topology *topo,
+				 int node, unsigned int nvec,
+				 enum irq_spread_policy policy,
+				 const unsigned long *masks, size_t stride)
+{
+	if ((unsigned int)policy >= IRQ_SPREAD_NR_POLICIES || !nvec || !masks)
+		return -EINVAL;
+	if (node != NUMA_NO_NODE && (node < 0 || node >= topo->nr_nodes))
+		return -EINVAL;
+	if (stride < BITS_TO_LONGS(topo->nr_cpus))
+		return -EINVAL;
+	if (!topo->nr_cpus)
+		return -ENODEV;
+	return 0;
+}
+
+/* The first spread on a topology allocates its load counts. */
+static int irq_spread_load_alloc(struct irq_spread_topology *topo)
+{
+	lockdep_assert_held(&topo->lock);
+	if (!topo->load)
+		topo->load = kcalloc(topo->nr_cpus, sizeof(*topo->load),
+				     GFP_KERNEL);
+	return topo->load ? 0 : -ENOMEM;
+}
+
+/**
+ * irq_spread_topo_cpus - place a device's vectors on a topology's CPUs
+ * @topo: the machine
+ * @node: the device's NUMA node, or NUMA_NO_NODE
+ * @nvec: number of vectors
+ * @policy: how to place them
+ * @exclude: CPUs not to use, a bitmap of @topo->nr_cpus bits, or %NULL
+ * @masks: the vectors' masks: vector i's is the bitmap at @masks + i * @stride
+ * @stride: distance between two masks in @masks, in longs; at least
+ *	BITS_TO_LONGS(@topo->nr_cpus)
+ *
+ * See the comment at the top of this file for the placement.  The whole
+ * @stride of each mask is written, bits past @topo->nr_cpus cleared.  The
+ * placed vectors count in the load of @topo until irq_spread_topo_release().
+ *
+ * Context: process context, may sleep: allocates with GFP_KERNEL and takes
+ * @topo->lock.
+ * Return: 0 on success; -EINVAL for a bad @policy, @node, @stride, a zero
+ * @nvec or a %NULL @masks; -ENOMEM; -ENODEV if no CPU is online.  On error,
+ * nothing is changed.
+ */
+int irq_spread_topo_cpus(struct irq_spread_topology *topo, int node,
+			 unsigned int nvec, enum irq_spread_policy policy,
+			 const unsigned long *exclude, unsigned long *masks,
+			 size_t stride)
+{
+	struct irq_spread_work w;
+	int ret;
+
+	ret = irq_spread_check_args(topo, node, nvec, policy, masks, stride);
+	if (ret)
+		return ret;
+	ret = irq_spread_work_alloc(&w, topo->nr_cpus);
+	if (ret)
+		return ret;
+
+	ret = irq_spread_find_slots(topo, exclude, &w);
+	if (ret)
+		goto out;
+	irq_spread_assign_tiers(topo, node, &w);
+
+	mutex_lock(&topo->lock);
+	ret = irq_spread_load_alloc(topo);
+	if (ret)
+		goto unlock;
+	if (policy != IRQ_SPREAD_NUMA)
+		irq_spread_assign_ranks(topo, &w);
+	irq_spread_assign_buckets(policy, &w);
+	ret = irq_spread_order_slots(topo, policy, &w);
+	if (!ret)
+		irq_spread_place(topo, policy, nvec, &w, masks, stride);
+unlock:
+	mutex_unlock(&topo->lock);
+out:
+	irq_spread_work_free(&w);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_cpus);
+
+/**
+ * irq_spread_topo_release - take a device's vectors out of a topology's load
+ * @topo: the machine
+ * @nvec: number of vectors, as given to irq_spread_topo_cpus()
+ * @masks: the masks irq_spread_topo_cpus() wrote, unchanged
+ * @stride: as given to irq_spread_topo_cpus()
+ *
+ * Context: process context, may sleep: takes @topo->lock.
+ */
+void irq_spread_topo_release(struct irq_spread_topology *topo,
+			     unsigned int nvec, const unsigned long *masks,
+			     size_t stride)
+{
+	unsigned int i, cpu;
+
+	if (!masks || !nvec)
+		return;
+	mutex_lock(&topo->lock);
+	if (WARN_ON_ONCE(!topo->load))
+		goto unlock;
+	for (i = 0; i < nvec; i++) {
+		for_each_set_bit(cpu, masks + i * stride, topo->nr_cpus) {
+			/* Releasing what was not placed: keep the rest right. */
+			if (!WARN_ON_ONCE(!topo->load[cpu]))
+				topo->load[cpu]--;
+		}
+	}
+unlock:
+	mutex_unlock(&topo->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_release);

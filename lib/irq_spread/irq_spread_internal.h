@@ -80,4 +80,24 @@ void irq_spread_topo_release(struct irq_spread_topology *topo,
 			     unsigned int nvec, const unsigned long *masks,
 			     size_t stride);
 
+/**
+ * struct irq_spread_nodes - a machine described by node distances
+ * @nr_nodes: number of nodes
+ * @distance: distance from node @from to node @to, as node_distance()
+ * @node_cpus: the CPUs of @node, or %NULL if it has none
+ * @priv: for the callbacks
+ */
+struct irq_spread_nodes {
+	unsigned int nr_nodes;
+	int (*distance)(const void *priv, int from, int to);
+	const unsigned long *(*node_cpus)(const void *priv, int node);
+	const void *priv;
+};
+
+extern struct irq_spread_topology irq_spread_system;
+
+bool irq_spread_hop_by_distance(const struct irq_spread_nodes *nodes,
+				int node, unsigned int hop, unsigned long *dst,
+				unsigned int nr_cpus);
+
 #endif /* _LIB_IRQ_SPREAD_INTERNAL_H */

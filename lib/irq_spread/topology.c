@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irq_spread topologies: the running system, and hop masks computed from
+ * node distances for the nodes the scheduler keeps no hop masks for.
+ */
+#include <linux/bitmap.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/export.h>
+#include <linux/init.h>
+#include <linux/limits.h>
+#include <linux/nodemask.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/isolation.h>
+#include <linux/topology.h>
+
+#include <kunit/visibility.h>
+
+#include "irq_spread_internal.h"
+
+/* The @hop-th smallest distinct distance from @node to a node with CPUs. */
+static int irq_spread_hop_distance(const struct irq_spread_nodes *nodes,
+				   int node, unsigned int hop)
+{
+	int limit = -1, next, d;
+	unsigned int h, k;
+
+	for (h = 0; h <= hop; h++) {
+		next = INT_MAX;
+		for (k = 0; k < nodes->nr_nodes; k++) {
+			if (!nodes->node_cpus(nodes->priv, k))
+				continue;
+			d = nodes->distance(nodes->priv, node, k);
+			if (d > limit && d < next)
+				next = d;
+		}
+		if (next == INT_MAX)
+			return -1;
+		limit = next;
+	}
+	return limit;
+}
+
+/**
+ * irq_spread_hop_by_distance - hop mask of a node, from node distances
+ * @nodes: the machine
+ * @node: the node to count hops from; it needs no CPUs of its own
+ * @hop: the hop: 0 for the nearest nodes with CPUs, 1 for the next
+ *	nearest, ...
+ * @dst: where to write the CPUs at most @hop hops away from @node
+ * @nr_cpus: width of @dst and of the node masks
+ *
+ * The scheduler's hop masks (sched_numa_hop_mask()) exist only for nodes
+ * with CPUs; a device can sit on a node without any (memory or I/O only),
+ * and its vectors still belong on the nearest CPUs.  Hop h gathers the
+ * nodes with CPUs whose distance from @node is at most the h-th smallest
+ * such distance.  Costs O(@hop * nodes) distance lookups.
+ *
+ * Return: false, leaving @dst alone, if there is no hop @hop.
+ */
+bool irq_spread_hop_by_distance(const struct irq_spread_nodes *nodes,
+				int node, unsigned int hop, unsigned long *dst,
+				unsigned int nr_cpus)
+{
+	const unsigned long *cpus;
+	unsigned int k;
+	int limit;
+
+	limit = irq_spread_hop_distance(nodes, node, hop);
+	if (limit < 0)
+		return false;
+
+	bitmap_zero(dst, nr_cpus);
+	for (k = 0; k < nodes->nr_nodes; k++) {
+		cpus = nodes->node_cpus(nodes->priv, k);
+		if (cpus && nodes->distance(nodes->priv, node, k) <= limit)
+			bitmap_or(dst, dst, cpus, nr_cpus);
+	}
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_hop_by_distance);
+
+static int irq_spread_system_distance(const void *priv, int from, int to)
+{
+	return node_distance(from, to);
+}
+
+static const unsigned long *irq_spread_system_node_cpus(const void *priv,
+							int node)
+{
+	if (!node_state(node, N_CPU))
+		return NULL;
+	return cpumask_bits(cpumask_of_node(node));
+}
+
+static const struct irq_spread_nodes irq_spread_system_nodes = {
+	.distance	= irq_spread_system_distance,
+	.node_cpus	= irq_spread_system_node_cpus,
+};
+
+static bool irq_spread_system_hop_cpus(const struct irq_spread_topology *topo,
+				       int node, unsigned int hop,
+				       unsigned long *dst)
+{
+	struct irq_spread_nodes nodes = irq_spread_system_nodes;
+	const struct cpumask *mask;
+	bool found;
+
+	rcu_read_lock();
+	mask = sched_numa_hop_mask(node, hop);
+	found = !IS_ERR_OR_NULL(mask);
+	if (found)
+		bitmap_copy(dst, cpumask_bits(mask), topo->nr_cpus);
+	rcu_read_unlock();
+
+	/*
+	 * An error is the end of the hops (or no NUMA at all); NULL is a node
+	 * without CPUs, which the scheduler keeps no masks for.
+	 */
+	if (found || mask)
+		return found;
+	nodes.nr_nodes = topo->nr_nodes;
+	return irq_spread_hop_by_distance(&nodes, node, hop, dst,
+					  topo->nr_cpus);
+}
+
+static const unsigned long *
+irq_spread_system_sibling_cpus(const struct irq_spread_topology *topo,
+			       unsigned int cpu)
+{
+	return cpumask_bits(topology_sibling_cpumask(cpu));
+}
+
+/*
+ * isolcpus=managed_irq keeps managed interrupts off a CPU; nohz_full keeps
+ * the tick, and so should keep device interrupts, off it.
+ */
+static void irq_spread_system_eligible_cpus(const struct irq_spread_topology *topo,
+					    unsigned long *dst)
+{
+	unsigned int n = topo->nr_cpus;
+
+	bitmap_and(dst, cpumask_bits(cpu_online_mask),
+		   cpumask_bits(housekeeping_cpumask(HK_TYPE_MANAGED_IRQ)), n);
+	bitmap_and(dst, dst, cpumask_bits(housekeeping_cpumask(HK_TYPE_TICK)), n);
+}
+
+static void irq_spread_system_online_cpus(const struct irq_spread_topology *topo,
+					  unsigned long *dst)
+{
+	bitmap_copy(dst, cpumask_bits(cpu_online_mask), topo->nr_cpus);
+}
+
+static const struct irq_spread_topology_ops irq_spread_system_ops = {
+	.hop_cpus	= irq_spread_system_hop_cpus,
+	.sibling_cpus	= irq_spread_system_sibling_cpus,
+	.eligible_cpus	= irq_spread_system_eligible_cpus,
+	.online_cpus	= irq_spread_system_online_cpus,
+};
+
+/*
+ * The running system.  Its lock serialises every spread and release of
+ * every device, and protects the load of all CPUs.  CPU hotplug is not
+ * held off: a spread sees the online CPUs of one moment, and the interrupt
+ * core moves an interrupt whose CPUs all go offline.
+ */
+struct irq_spread_topology irq_spread_system = {
+	.ops	= &irq_spread_system_ops,
+	.lock	= __MUTEX_INITIALIZER(irq_spread_system.lock),
+};
+
+/* nr_cpu_ids and nr_node_ids are final by now, and no driver probed yet. */
+static int __init irq_spread_system_init(void)
+{
+	irq_spread_system.nr_cpus = nr_cpu_ids;
+	irq_spread_system.nr_nodes = nr_node_ids;
+	return 0;
+}
+core_initcall(irq_spread_system_init);

@@ -6,6 +6,8 @@
 #ifndef _LINUX_IRQ_SPREAD_H
 #define _LINUX_IRQ_SPREAD_H
 
+struct cpumask;
+
 /**
  * enum irq_spread_policy - how a device's vectors are placed on CPUs
  * @IRQ_SPREAD_NUMA: nearest NUMA hop first; every hardware thread is a slot.
@@ -27,5 +29,12 @@ enum irq_spread_policy {
 
 const char *irq_spread_policy_name(enum irq_spread_policy policy);
 int irq_spread_policy_parse(const char *buf);
+
+int irq_spread_cpus(int node, unsigned int nvec, enum irq_spread_policy policy,
+		    const struct cpumask *exclude, struct cpumask *masks);
+void irq_spread_release(unsigned int nvec, const struct cpumask *masks);
+int irq_spread_apply(const unsigned int *irqs, unsigned int nvec,
+		     const struct cpumask *masks);
+void irq_spread_clear(const unsigned int *irqs, unsigned int nvec);
 
 #endif /* _LINUX_IRQ_SPREAD_H */

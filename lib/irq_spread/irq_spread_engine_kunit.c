@@ -1,0 +1,957 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the irq_spread engine, on injected machines.
+ *
+ * A machine is its nodes' CPUs, its node distances and its SMT layout.  The
+ * placements the tables expect are worked out by hand from the policy
+ * definitions (lib/irq_spread/spread.c, Documentation/core-api/irq_spread.rst)
+ * and written as the vectors' CPU lists, ";" between vectors.  Every case is
+ * also checked for the rules every policy keeps: only eligible CPUs, floor
+ * or ceiling of nvec / slots per slot, nearest first, exact load accounting
+ * and the same placement again after a release.
+ */
+#include <kunit/test.h>
+#include <linux/bitmap.h>
+#include <linux/irq_spread.h>
+#include <linux/numa.h>
+#include <linux/slab.h>
+#include <linux/sprintf.h>
+#include <linux/string.h>
+
+#include "irq_spread_internal.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+/**
+ * struct test_machine - a machine to inject
+ * @name: what it is
+ * @nr_cpus: number of CPUs
+ * @nr_nodes: number of NUMA nodes
+ * @node_cpus: each node's CPU list, "" for a node without CPUs
+ * @distance: node distance, as the firmware's SLIT gives it; %NULL for 10
+ *	local and @remote between any two nodes
+ * @remote: see @distance
+ * @smt: threads per core
+ * @smt_stride: 0 if a core's threads are adjacent CPU numbers, else the
+ *	distance between them (thread siblings i, i + @smt_stride, ...)
+ */
+struct test_machine {
+	const char *name;
+	unsigned int nr_cpus;
+	unsigned int nr_nodes;
+	const char * const *node_cpus;
+	int (*distance)(int from, int to);
+	int remote;
+	unsigned int smt;
+	unsigned int smt_stride;
+};
+
+/*
+ * Seed 000: 2-socket AMD EPYC 7763, 64 cores per socket, SMT2, 16 nodes (one
+ * per CCD, "L3 as NUMA"): node n = CPUs 8n..8n+7 and their siblings
+ * 128+8n..128+8n+7.  SLIT: 10 local; within a socket, 11 between the two
+ * nodes of a quadrant (nodes 2k and 2k+1), 12 otherwise; 32 across sockets.
+ */
+static int epyc_distance(int a, int b)
+{
+	if (a == b)
+		return 10;
+	if (a / 8 != b / 8)
+		return 32;
+	return a / 2 == b / 2 ? 11 : 12;
+}
+
+static const char * const epyc_nodes[] = {
+	"0-7,128-135",		"8-15,136-143",		"16-23,144-151",
+	"24-31,152-159",	"32-39,160-167",	"40-47,168-175",
+	"48-55,176-183",	"56-63,184-191",	"64-71,192-199",
+	"72-79,200-207",	"80-87,208-215",	"88-95,216-223",
+	"96-103,224-231",	"104-111,232-239",	"112-119,240-247",
+	"120-127,248-255",
+};
+
+static const struct test_machine epyc = {
+	.name = "EPYC 7763 2S 16N", .nr_cpus = 256, .nr_nodes = 16,
+	.node_cpus = epyc_nodes, .distance = epyc_distance,
+	.smt = 2, .smt_stride = 128,
+};
+
+/* Seed 002: MANA's Hyper-V VM, one node, 4 cores SMT2, siblings 2k, 2k+1. */
+static const char * const mana_nodes[] = { "0-7" };
+
+static const struct test_machine mana_vm = {
+	.name = "MANA VM 4C SMT2", .nr_cpus = 8, .nr_nodes = 1,
+	.node_cpus = mana_nodes, .smt = 2,
+};
+
+/*
+ * Seed 002: the 2-node 96-vCPU Hyper-V VM of the MANA review, 24 cores SMT2
+ * per node, siblings 2k, 2k+1; no SLIT, so the ACPI defaults 10 and 20.
+ */
+static const char * const vm96_nodes[] = { "0-47", "48-95" };
+
+static const struct test_machine vm96 = {
+	.name = "VM 96 vCPU 2N", .nr_cpus = 96, .nr_nodes = 2,
+	.node_cpus = vm96_nodes, .remote = 20, .smt = 2,
+};
+
+/*
+ * Seed 004: 2-socket Xeon E5-2697 v3, 14 cores SMT2 per socket, 56 CPUs,
+ * numbered as Intel firmware does: the first thread of every core (socket
+ * 0, then 1), then the second threads, so siblings are i and i + 28.
+ * SLIT 10 / 21.
+ */
+static const char * const xeon_nodes[] = { "0-13,28-41", "14-27,42-55" };
+
+static const struct test_machine xeon = {
+	.name = "Xeon E5-2697 v3 2S", .nr_cpus = 56, .nr_nodes = 2,
+	.node_cpus = xeon_nodes, .remote = 21,
+	.smt = 2, .smt_stride = 28,
+};
+
+/* Two nodes of four cores without SMT. */
+static const char * const nosmt_nodes[] = { "0-3", "4-7" };
+
+static const struct test_machine nosmt = {
+	.name = "2N no SMT", .nr_cpus = 8, .nr_nodes = 2,
+	.node_cpus = nosmt_nodes, .remote = 20, .smt = 1,
+};
+
+/* Two nodes of two SMT4 cores (POWER-like), siblings 4k..4k+3, SLIT 10/40. */
+static const char * const smt4_nodes[] = { "0-7", "8-15" };
+
+static const struct test_machine smt4 = {
+	.name = "2N SMT4", .nr_cpus = 16, .nr_nodes = 2,
+	.node_cpus = smt4_nodes, .remote = 40, .smt = 4,
+};
+
+/*
+ * Nodes without memory or without CPUs, SMT2 siblings 2k, 2k+1: node 0 has
+ * CPUs 0-3 and memory, node 1 CPUs 4-7 and no memory, node 2 memory (or a
+ * device) and no CPUs, node 3 CPUs 8-11.  The distances do not follow the
+ * node numbers, so that hop order shows: from node 2, node 3 is nearest,
+ * then 1, then 0.
+ */
+static const u8 holes_slit[4][4] = {
+	{ 10, 16, 25, 30 },
+	{ 16, 10, 20, 22 },
+	{ 25, 20, 10, 15 },
+	{ 30, 22, 15, 10 },
+};
+
+static int holes_distance(int a, int b)
+{
+	return holes_slit[a][b];
+}
+
+static const char * const holes_nodes[] = { "0-3", "4-7", "", "8-11" };
+
+static const struct test_machine holes = {
+	.name = "memoryless and CPU-less nodes", .nr_cpus = 12, .nr_nodes = 4,
+	.node_cpus = holes_nodes, .distance = holes_distance, .smt = 2,
+};
+
+/* An injected machine: the topology the engine sees, and its state. */
+struct test_topo {
+	struct irq_spread_topology topo;
+	const struct test_machine *m;
+	struct irq_spread_nodes nodes;
+	unsigned long **node_cpus;
+	unsigned long **siblings;
+	int *cpu_node;
+	unsigned long *online;
+	unsigned long *housekeeping;
+	size_t longs;
+};
+
+static int test_distance(const struct test_machine *m, int from, int to)
+{
+	if (m->distance)
+		return m->distance(from, to);
+	return from == to ? 10 : m->remote;
+}
+
+static struct test_topo *to_test_topo(const struct irq_spread_topology *topo)
+{
+	return container_of(topo, struct test_topo, topo);
+}
+
+static bool test_hop_cpus(const struct irq_spread_topology *topo, int node,
+			  unsigned int hop, unsigned long *dst)
+{
+	struct test_topo *t = to_test_topo(topo);
+
+	return irq_spread_hop_by_distance(&t->nodes, node, hop, dst,
+					  topo->nr_cpus);
+}
+
+static const unsigned long *test_sibling_cpus(const struct irq_spread_topology *topo,
+					      unsigned int cpu)
+{
+	return to_test_topo(topo)->siblings[cpu];
+}
+
+static void test_eligible_cpus(const struct irq_spread_topology *topo,
+			       unsigned long *dst)
+{
+	struct test_topo *t = to_test_topo(topo);
+
+	bitmap_and(dst, t->online, t->housekeeping, topo->nr_cpus);
+}
+
+static void test_online_cpus(const struct irq_spread_topology *topo,
+			     unsigned long *dst)
+{
+	bitmap_copy(dst, to_test_topo(topo)->online, topo->nr_cpus);
+}
+
+static const struct irq_spread_topology_ops test_topo_ops = {
+	.hop_cpus	= test_hop_cpus,
+	.sibling_cpus	= test_sibling_cpus,
+	.eligible_cpus	= test_eligible_cpus,
+	.online_cpus	= test_online_cpus,
+};
+
+static int test_nodes_distance(const void *priv, int from, int to)
+{
+	const struct test_topo *t = priv;
+
+	return test_distance(t->m, from, to);
+}
+
+static const unsigned long *test_nodes_cpus(const void *priv, int node)
+{
+	const struct test_topo *t = priv;
+
+	return bitmap_empty(t->node_cpus[node], t->m->nr_cpus) ?
+		NULL : t->node_cpus[node];
+}
+
+static unsigned long *test_bitmap(struct kunit *test, const struct test_topo *t)
+{
+	unsigned long *b = kunit_kcalloc(test, t->longs, sizeof(long),
+					 GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	return b;
+}
+
+/* @list is a CPU list as in sysfs; NULL is no CPU. */
+static unsigned long *test_cpus(struct kunit *test, const struct test_topo *t,
+				const char *list)
+{
+	unsigned long *b = test_bitmap(test, t);
+
+	if (list)
+		KUNIT_ASSERT_EQ(test, bitmap_parselist(list, b, t->m->nr_cpus), 0);
+	return b;
+}
+
+static void test_topo_destroy(void *topo)
+{
+	irq_spread_topology_destroy(topo);
+}
+
+static void test_topo_siblings(struct kunit *test, struct test_topo *t)
+{
+	const struct test_machine *m = t->m;
+	unsigned int cpu, first, step, i;
+
+	t->siblings = kunit_kcalloc(test, m->nr_cpus, sizeof(*t->siblings),
+				    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->siblings);
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		if (m->smt_stride) {
+			first = cpu % m->smt_stride;
+			step = m->smt_stride;
+		} else {
+			first = cpu - cpu % m->smt;
+			step = 1;
+		}
+		t->siblings[cpu] = test_bitmap(test, t);
+		for (i = 0; i < m->smt; i++)
+			__set_bit(first + i * step, t->siblings[cpu]);
+	}
+}
+
+static struct test_topo *test_topo_new(struct kunit *test,
+				       const struct test_machine *m)
+{
+	struct test_topo *t;
+	unsigned int node, cpu;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->m = m;
+	t->longs = BITS_TO_LONGS(m->nr_cpus);
+
+	t->node_cpus = kunit_kcalloc(test, m->nr_nodes, sizeof(*t->node_cpus),
+				     GFP_KERNEL);
+	t->cpu_node = kunit_kcalloc(test, m->nr_cpus, sizeof(*t->cpu_node),
+				    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->node_cpus);
+	KUNIT_ASSERT_NOT_NULL(test, t->cpu_node);
+	for (node = 0; node < m->nr_nodes; node++) {
+		t->node_cpus[node] = test_cpus(test, t, m->node_cpus[node]);
+		for_each_set_bit(cpu, t->node_cpus[node], m->nr_cpus)
+			t->cpu_node[cpu] = node;
+	}
+	test_topo_siblings(test, t);
+
+	t->online = test_cpus(test, t, NULL);
+	bitmap_fill(t->online, m->nr_cpus);
+	t->housekeeping = test_cpus(test, t, NULL);
+	bitmap_fill(t->housekeeping, m->nr_cpus);
+
+	t->nodes.nr_nodes = m->nr_nodes;
+	t->nodes.distance = test_nodes_distance;
+	t->nodes.node_cpus = test_nodes_cpus;
+	t->nodes.priv = t;
+
+	irq_spread_topology_init(&t->topo, &test_topo_ops, m->nr_cpus,
+				 m->nr_nodes, t);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, test_topo_destroy,
+							&t->topo), 0);
+	return t;
+}
+
+static unsigned long *test_masks(struct kunit *test, const struct test_topo *t,
+				 unsigned int nvec)
+{
+	unsigned long *masks = kunit_kcalloc(test, nvec * t->longs,
+					     sizeof(long), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, masks);
+	return masks;
+}
+
+static unsigned long *test_mask(const struct test_topo *t,
+				unsigned long *masks, unsigned int i)
+{
+	return masks + i * t->longs;
+}
+
+/* The vectors' CPU lists, ";" between vectors. */
+static const char *test_placement(struct kunit *test, const struct test_topo *t,
+				  unsigned long *masks, unsigned int nvec)
+{
+	size_t size = nvec * 32 + 1, len = 0;
+	unsigned int i;
+	char *buf;
+
+	buf = kunit_kzalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < nvec; i++)
+		len += scnprintf(buf + len, size - len, "%s%*pbl", i ? ";" : "",
+				 t->m->nr_cpus, test_mask(t, masks, i));
+	return buf;
+}
+
+static const char *test_spread(struct kunit *test, struct test_topo *t,
+			       int node, enum irq_spread_policy policy,
+			       unsigned int nvec, unsigned long *masks)
+{
+	KUNIT_ASSERT_EQ(test, irq_spread_topo_cpus(&t->topo, node, nvec, policy,
+						   NULL, masks, t->longs), 0);
+	return test_placement(test, t, masks, nvec);
+}
+
+/**
+ * struct spread_case - one spread, and the placement it must give
+ * @desc: what it tests
+ * @m: the machine
+ * @node: the device's node
+ * @policy: the policy
+ * @nvec: number of vectors
+ * @offline: CPUs offline, or NULL
+ * @isolated: CPUs not housekeeping for managed interrupts, or NULL
+ * @exclude: CPUs the caller excludes, or NULL
+ * @want: the placement, worked out by hand; NULL to check only the rules
+ */
+struct spread_case {
+	const char *desc;
+	const struct test_machine *m;
+	int node;
+	enum irq_spread_policy policy;
+	unsigned int nvec;
+	const char *offline;
+	const char *isolated;
+	const char *exclude;
+	const char *want;
+};
+
+#define POL_NUMA	IRQ_SPREAD_NUMA
+#define POL_NUMA_CORE	IRQ_SPREAD_NUMA_CORE
+#define POL_CORE	IRQ_SPREAD_CORE
+
+static const struct spread_case spread_cases[] = {
+	/* MANA's VM: cpumask_local_spread() order vs one vector per core. */
+	{ "mana numa 4", &mana_vm, 0, POL_NUMA, 4, .want = "0;1;2;3" },
+	{ "mana numa-core 4", &mana_vm, 0, POL_NUMA_CORE, 4,
+	  .want = "0-1;2-3;4-5;6-7" },
+	{ "mana core 4", &mana_vm, 0, POL_CORE, 4, .want = "0;2;4;6" },
+	{ "mana numa 1", &mana_vm, 0, POL_NUMA, 1, .want = "0" },
+	{ "mana numa-core 1", &mana_vm, 0, POL_NUMA_CORE, 1, .want = "0-1" },
+	{ "mana numa 8 = slots", &mana_vm, 0, POL_NUMA, 8,
+	  .want = "0;1;2;3;4;5;6;7" },
+	{ "mana core 8 = slots", &mana_vm, 0, POL_CORE, 8,
+	  .want = "0;2;4;6;1;3;5;7" },
+	{ "mana numa-core 8 = slots", &mana_vm, 0, POL_NUMA_CORE, 8,
+	  .want = "0-1;2-3;4-5;6-7;0-1;2-3;4-5;6-7" },
+	{ "mana numa 12 > slots", &mana_vm, 0, POL_NUMA, 12,
+	  .want = "0;1;2;3;4;5;6;7;0;1;2;3" },
+	{ "mana core 20 >> slots", &mana_vm, 0, POL_CORE, 20,
+	  .want = "0;2;4;6;1;3;5;7;0;2;4;6;1;3;5;7;0;2;4;6" },
+	{ "mana no node numa-core 3", &mana_vm, NUMA_NO_NODE, POL_NUMA_CORE, 3,
+	  .want = "0-1;2-3;4-5" },
+	{ "mana offline isolated excluded numa", &mana_vm, 0, POL_NUMA, 5,
+	  "2", "5", "0", .want = "1;3;4;6;7" },
+	{ "mana offline isolated excluded numa-core", &mana_vm, 0, POL_NUMA_CORE, 5,
+	  "2", "5", "0", .want = "1;3;4;6-7;6-7" },
+	{ "mana offline isolated excluded core", &mana_vm, 0, POL_CORE, 5,
+	  "2", "5", "0", .want = "1;3;4;6;7" },
+	{ "mana all excluded: online", &mana_vm, 0, POL_NUMA, 2,
+	  NULL, NULL, "0-7", .want = "0;1" },
+	{ "mana rest offline, all excluded: online", &mana_vm, 0, POL_NUMA_CORE, 3,
+	  "4-7", NULL, "0-3", .want = "0-1;2-3;0-1" },
+	{ "mana all isolated: online", &mana_vm, 0, POL_CORE, 2,
+	  NULL, "0-7", NULL, .want = "0;2" },
+
+	/* EPYC: node 0, its quadrant partner 1, its socket 2-7, 8-15. */
+	{ "epyc node 0 numa 16", &epyc, 0, POL_NUMA, 16,
+	  .want = "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135" },
+	{ "epyc node 0 numa 20", &epyc, 0, POL_NUMA, 20,
+	  .want = "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135;8;9;10;11" },
+	{ "epyc node 0 numa-core 20", &epyc, 0, POL_NUMA_CORE, 20,
+	  .want = "0,128;1,129;2,130;3,131;4,132;5,133;6,134;7,135;"
+		  "0,128;1,129;2,130;3,131;4,132;5,133;6,134;7,135;"
+		  "8,136;9,137;10,138;11,139" },
+	{ "epyc node 0 core 20", &epyc, 0, POL_CORE, 20,
+	  .want = "0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19" },
+	{ "epyc node 5 numa 20", &epyc, 5, POL_NUMA, 20,
+	  .want = "40;41;42;43;44;45;46;47;168;169;170;171;172;173;174;175;"
+		  "32;33;34;35" },
+	{ "epyc node 5 core 20", &epyc, 5, POL_CORE, 20,
+	  .want = "40;41;42;43;44;45;46;47;32;33;34;35;36;37;38;39;0;1;2;3" },
+	{ "epyc node 9 numa-core 4", &epyc, 9, POL_NUMA_CORE, 4,
+	  .want = "72,200;73,201;74,202;75,203" },
+	{ "epyc node 14 core 10", &epyc, 14, POL_CORE, 10,
+	  .want = "112;113;114;115;116;117;118;119;120;121" },
+	{ "epyc node 8 numa 4", &epyc, 8, POL_NUMA, 4, .want = "64;65;66;67" },
+	{ "epyc node 3 numa 1", &epyc, 3, POL_NUMA, 1, .want = "24" },
+	{ "epyc node 3 numa-core 1", &epyc, 3, POL_NUMA_CORE, 1, .want = "24,152" },
+	{ "epyc node 3 core 1", &epyc, 3, POL_CORE, 1, .want = "24" },
+	{ "epyc no node numa 4", &epyc, NUMA_NO_NODE, POL_NUMA, 4,
+	  .want = "0;1;2;3" },
+	{ "epyc no node numa-core 3", &epyc, NUMA_NO_NODE, POL_NUMA_CORE, 3,
+	  .want = "0,128;1,129;2,130" },
+	{ "epyc node 0 excluded isolated numa-core", &epyc, 0, POL_NUMA_CORE, 6,
+	  NULL, "4", "0-3,128-131",
+	  .want = "5,133;6,134;7,135;132;5,133;6,134" },
+	{ "epyc node 0, node 1 half offline, numa 18", &epyc, 0, POL_NUMA, 18,
+	  "8-15", NULL, NULL,
+	  .want = "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135;136;137" },
+	{ "epyc node 3 numa 256 = slots", &epyc, 3, POL_NUMA, 256 },
+	{ "epyc node 3 numa-core 1000", &epyc, 3, POL_NUMA_CORE, 1000 },
+	{ "epyc node 12 core 300", &epyc, 12, POL_CORE, 300 },
+	{ "epyc no node numa-core 257", &epyc, NUMA_NO_NODE, POL_NUMA_CORE, 257 },
+	{ "epyc node 7 core 70, holes", &epyc, 7, POL_CORE, 70,
+	  "60-63", "56,190", "184-187" },
+
+	/* Xeon: siblings i and i + 28. */
+	{ "xeon node 1 numa 4", &xeon, 1, POL_NUMA, 4, .want = "14;15;16;17" },
+	{ "xeon node 0 numa 30", &xeon, 0, POL_NUMA, 30,
+	  .want = "0;1;2;3;4;5;6;7;8;9;10;11;12;13;"
+		  "28;29;30;31;32;33;34;35;36;37;38;39;40;41;14;15" },
+	{ "xeon node 0 core 30", &xeon, 0, POL_CORE, 30,
+	  .want = "0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;"
+		  "20;21;22;23;24;25;26;27;28;29" },
+	{ "xeon node 1 numa-core 16", &xeon, 1, POL_NUMA_CORE, 16,
+	  .want = "14,42;15,43;16,44;17,45;18,46;19,47;20,48;21,49;22,50;"
+		  "23,51;24,52;25,53;26,54;27,55;14,42;15,43" },
+	{ "xeon no node core 3", &xeon, NUMA_NO_NODE, POL_CORE, 3,
+	  .want = "0;1;2" },
+	{ "xeon node 0 numa-core 57", &xeon, 0, POL_NUMA_CORE, 57 },
+
+	/* The 96-vCPU VM of the MANA review: 64 vectors. */
+	{ "vm96 node 0 numa 64", &vm96, 0, POL_NUMA, 64,
+	  .want = "0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;"
+		  "22;23;24;25;26;27;28;29;30;31;32;33;34;35;36;37;38;39;40;"
+		  "41;42;43;44;45;46;47;48;49;50;51;52;53;54;55;56;57;58;59;"
+		  "60;61;62;63" },
+	{ "vm96 node 0 numa-core 64", &vm96, 0, POL_NUMA_CORE, 64,
+	  .want = "0-1;2-3;4-5;6-7;8-9;10-11;12-13;14-15;16-17;18-19;20-21;"
+		  "22-23;24-25;26-27;28-29;30-31;32-33;34-35;36-37;38-39;"
+		  "40-41;42-43;44-45;46-47;"
+		  "0-1;2-3;4-5;6-7;8-9;10-11;12-13;14-15;16-17;18-19;20-21;"
+		  "22-23;24-25;26-27;28-29;30-31;32-33;34-35;36-37;38-39;"
+		  "40-41;42-43;44-45;46-47;"
+		  "48-49;50-51;52-53;54-55;56-57;58-59;60-61;62-63;64-65;"
+		  "66-67;68-69;70-71;72-73;74-75;76-77;78-79" },
+	{ "vm96 node 1 core 64", &vm96, 1, POL_CORE, 64,
+	  .want = "48;50;52;54;56;58;60;62;64;66;68;70;72;74;76;78;80;82;84;"
+		  "86;88;90;92;94;0;2;4;6;8;10;12;14;16;18;20;22;24;26;28;30;"
+		  "32;34;36;38;40;42;44;46;49;51;53;55;57;59;61;63;65;67;69;"
+		  "71;73;75;77;79" },
+	{ "vm96 node 1 numa 200", &vm96, 1, POL_NUMA, 200 },
+
+	/* No SMT: the three policies agree. */
+	{ "nosmt node 1 numa 6", &nosmt, 1, POL_NUMA, 6, .want = "4;5;6;7;0;1" },
+	{ "nosmt node 1 numa-core 6", &nosmt, 1, POL_NUMA_CORE, 6,
+	  .want = "4;5;6;7;0;1" },
+	{ "nosmt node 1 core 6", &nosmt, 1, POL_CORE, 6, .want = "4;5;6;7;0;1" },
+	{ "nosmt node 0 core 10", &nosmt, 0, POL_CORE, 10,
+	  .want = "0;1;2;3;4;5;6;7;0;1" },
+
+	/* SMT4. */
+	{ "smt4 node 1 numa-core 4", &smt4, 1, POL_NUMA_CORE, 4,
+	  .want = "8-11;12-15;8-11;12-15" },
+	{ "smt4 node 1 numa-core 10", &smt4, 1, POL_NUMA_CORE, 10,
+	  .want = "8-11;12-15;8-11;12-15;8-11;12-15;8-11;12-15;0-3;4-7" },
+	{ "smt4 node 1 core 6", &smt4, 1, POL_CORE, 6,
+	  .want = "8;12;0;4;9;13" },
+	{ "smt4 node 0 core 16 = slots", &smt4, 0, POL_CORE, 16,
+	  .want = "0;4;8;12;1;5;9;13;2;6;10;14;3;7;11;15" },
+	{ "smt4 node 0 numa 10", &smt4, 0, POL_NUMA, 10,
+	  .want = "0;1;2;3;4;5;6;7;8;9" },
+	{ "smt4 node 1 core 33", &smt4, 1, POL_CORE, 33 },
+
+	/* Memoryless node 1, CPU-less node 2. */
+	{ "cpu-less node numa 6", &holes, 2, POL_NUMA, 6,
+	  .want = "8;9;10;11;4;5" },
+	{ "cpu-less node core 6", &holes, 2, POL_CORE, 6,
+	  .want = "8;10;4;6;0;2" },
+	{ "cpu-less node numa-core 3", &holes, 2, POL_NUMA_CORE, 3,
+	  .want = "8-9;10-11;8-9" },
+	{ "cpu-less node, nearest offline, numa 4", &holes, 2, POL_NUMA, 4,
+	  "8-11", NULL, NULL, .want = "4;5;6;7" },
+	{ "memoryless node numa 6", &holes, 1, POL_NUMA, 6,
+	  .want = "4;5;6;7;0;1" },
+	{ "memoryless node core 6", &holes, 1, POL_CORE, 6,
+	  .want = "4;6;0;2;8;10" },
+	{ "holes node 0 numa 12", &holes, 0, POL_NUMA, 12,
+	  .want = "0;1;2;3;4;5;6;7;8;9;10;11" },
+	{ "holes no node numa 3", &holes, NUMA_NO_NODE, POL_NUMA, 3,
+	  .want = "0;1;2" },
+};
+
+static void spread_case_desc(const struct spread_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(spread, spread_cases, spread_case_desc);
+
+/* What a case's vectors may use: eligible CPUs, else online ones. */
+static unsigned long *test_allowed(struct kunit *test, const struct test_topo *t,
+				   const unsigned long *exclude)
+{
+	unsigned int n = t->m->nr_cpus;
+	unsigned long *allowed = test_bitmap(test, t);
+
+	bitmap_and(allowed, t->online, t->housekeeping, n);
+	bitmap_andnot(allowed, allowed, exclude, n);
+	if (bitmap_empty(allowed, n))
+		bitmap_copy(allowed, t->online, n);
+	return allowed;
+}
+
+/* The first allowed thread of @cpu's core, which stands for the core. */
+static unsigned int core_of(const struct test_topo *t, unsigned int cpu,
+			    const unsigned long *allowed)
+{
+	return find_first_and_bit(t->siblings[cpu], allowed, t->m->nr_cpus);
+}
+
+/* Only allowed CPUs; one CPU per vector, or a whole core for numa-core. */
+static void check_masks(struct kunit *test, const struct test_topo *t,
+			const struct spread_case *c, unsigned long *masks,
+			const unsigned long *allowed)
+{
+	unsigned int n = t->m->nr_cpus, i, first;
+	unsigned long *core = test_bitmap(test, t);
+	unsigned long *mask;
+
+	for (i = 0; i < c->nvec; i++) {
+		mask = test_mask(t, masks, i);
+		KUNIT_ASSERT_FALSE_MSG(test, bitmap_empty(mask, n),
+				       "vector %u has no CPU", i);
+		KUNIT_EXPECT_TRUE_MSG(test, bitmap_subset(mask, allowed, n),
+				      "vector %u: %*pbl not allowed", i, n, mask);
+		if (c->policy != IRQ_SPREAD_NUMA_CORE) {
+			KUNIT_EXPECT_EQ_MSG(test, bitmap_weight(mask, n), 1,
+					    "vector %u: %*pbl", i, n, mask);
+			continue;
+		}
+		first = find_first_bit(mask, n);
+		bitmap_and(core, t->siblings[first], allowed, n);
+		KUNIT_EXPECT_TRUE_MSG(test, bitmap_equal(mask, core, n),
+				      "vector %u: %*pbl is not a core", i, n,
+				      mask);
+	}
+}
+
+/*
+ * Every slot gets the floor or the ceiling of nvec / slots.  A slot is an
+ * allowed CPU; a numa-core vector covers its core's w allowed threads, which
+ * are w slots, so the core gets w times the floor to w times the ceiling.
+ */
+static void check_balance(struct kunit *test, const struct test_topo *t,
+			  const struct spread_case *c, unsigned long *masks,
+			  const unsigned long *allowed)
+{
+	unsigned int n = t->m->nr_cpus, slots = bitmap_weight(allowed, n);
+	unsigned int lo = c->nvec / slots, hi = DIV_ROUND_UP(c->nvec, slots);
+	unsigned int *count, i, cpu, w = 1;
+
+	count = kunit_kcalloc(test, n, sizeof(*count), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, count);
+	for (i = 0; i < c->nvec; i++)
+		count[find_first_bit(test_mask(t, masks, i), n)]++;
+
+	for_each_set_bit(cpu, allowed, n) {
+		if (c->policy == IRQ_SPREAD_NUMA_CORE) {
+			if (core_of(t, cpu, allowed) != cpu)
+				continue;
+			w = bitmap_weight_and(t->siblings[cpu], allowed, n);
+		}
+		KUNIT_EXPECT_GE_MSG(test, count[cpu], w * lo, "CPU %u", cpu);
+		KUNIT_EXPECT_LE_MSG(test, count[cpu], w * hi, "CPU %u", cpu);
+	}
+}
+
+static int vector_distance(const struct test_topo *t, int node,
+			   unsigned long *mask)
+{
+	unsigned int cpu = find_first_bit(mask, t->m->nr_cpus);
+
+	return test_distance(t->m, node, t->cpu_node[cpu]);
+}
+
+/*
+ * Nearest first: in the first round, vector i is never farther from the
+ * device than vector j > i.  A round is every slot once, except for core,
+ * whose first round is one vector on each core.
+ */
+static void check_nearest_first(struct kunit *test, const struct test_topo *t,
+				const struct spread_case *c,
+				unsigned long *masks,
+				const unsigned long *allowed)
+{
+	unsigned int n = t->m->nr_cpus, i, j, cores = 0, round, cpu;
+	int di, dj;
+
+	for_each_set_bit(cpu, allowed, n)
+		cores += core_of(t, cpu, allowed) == cpu;
+	round = c->policy == IRQ_SPREAD_CORE ? cores : bitmap_weight(allowed, n);
+	round = min(round, c->nvec);
+	if (c->node == NUMA_NO_NODE)
+		return;
+
+	for (j = 1; j < round; j++) {
+		dj = vector_distance(t, c->node, test_mask(t, masks, j));
+		for (i = 0; i < j; i++) {
+			di = vector_distance(t, c->node, test_mask(t, masks, i));
+			KUNIT_EXPECT_LE_MSG(test, di, dj, "vectors %u and %u",
+					    i, j);
+		}
+	}
+}
+
+static int vector_distance_or_0(const struct test_topo *t, int node,
+				unsigned long *mask)
+{
+	return node == NUMA_NO_NODE ? 0 : vector_distance(t, node, mask);
+}
+
+/* Allowed cores (at distance @d from @node, if @d >= 0). */
+static unsigned int count_cores(const struct test_topo *t, int node, int d,
+				const unsigned long *allowed)
+{
+	unsigned int cpu, cores = 0;
+
+	for_each_set_bit(cpu, allowed, t->m->nr_cpus) {
+		if (core_of(t, cpu, allowed) != cpu)
+			continue;
+		if (d < 0 || node == NUMA_NO_NODE ||
+		    test_distance(t->m, node, t->cpu_node[cpu]) == d)
+			cores++;
+	}
+	return cores;
+}
+
+/*
+ * One vector per physical core before a sibling gets one: for core, the
+ * first vectors, one per core, are on different cores; for numa-core, so
+ * are the first vectors at each distance, one per core at that distance.
+ */
+static void check_cores_first(struct kunit *test, const struct test_topo *t,
+			      const struct spread_case *c, unsigned long *masks,
+			      const unsigned long *allowed)
+{
+	unsigned int n = t->m->nr_cpus, i, j, pos, cores, round, ci, cj;
+	bool by_distance = c->policy == IRQ_SPREAD_NUMA_CORE;
+	unsigned long *mi, *mj;
+	int d;
+
+	if (c->policy == IRQ_SPREAD_NUMA)
+		return;
+	round = by_distance ? bitmap_weight(allowed, n) :
+			      count_cores(t, c->node, -1, allowed);
+	for (j = 1; j < min(round, c->nvec); j++) {
+		mj = test_mask(t, masks, j);
+		d = vector_distance_or_0(t, c->node, mj);
+		cores = count_cores(t, c->node, by_distance ? d : -1, allowed);
+		cj = core_of(t, find_first_bit(mj, n), allowed);
+		for (i = 0, pos = 0; i < j; i++) {
+			mi = test_mask(t, masks, i);
+			if (by_distance && vector_distance_or_0(t, c->node, mi) != d)
+				continue;
+			pos++;
+		}
+		if (pos >= cores)
+			continue;
+		for (i = 0; i < j; i++) {
+			mi = test_mask(t, masks, i);
+			if (by_distance && vector_distance_or_0(t, c->node, mi) != d)
+				continue;
+			ci = core_of(t, find_first_bit(mi, n), allowed);
+			KUNIT_EXPECT_NE_MSG(test, ci, cj,
+					    "vectors %u and %u on one core", i, j);
+		}
+	}
+}
+
+static void check_load(struct kunit *test, const struct test_topo *t,
+		       unsigned int nvec, unsigned long *masks)
+{
+	unsigned int n = t->m->nr_cpus, i, cpu, want;
+
+	KUNIT_ASSERT_NOT_NULL(test, t->topo.load);
+	for (cpu = 0; cpu < n; cpu++) {
+		want = 0;
+		for (i = 0; i < nvec; i++)
+			want += test_bit(cpu, test_mask(t, masks, i));
+		KUNIT_EXPECT_EQ_MSG(test, t->topo.load[cpu], want, "CPU %u", cpu);
+	}
+}
+
+static void irq_spread_test_spread(struct kunit *test)
+{
+	const struct spread_case *c = test->param_value;
+	struct test_topo *t = test_topo_new(test, c->m);
+	unsigned long *exclude, *allowed, *masks, *again;
+	unsigned int n = c->m->nr_cpus;
+
+	bitmap_andnot(t->online, t->online, test_cpus(test, t, c->offline), n);
+	bitmap_andnot(t->housekeeping, t->housekeeping,
+		      test_cpus(test, t, c->isolated), n);
+	exclude = test_cpus(test, t, c->exclude);
+	allowed = test_allowed(test, t, exclude);
+	masks = test_masks(test, t, c->nvec);
+
+	KUNIT_ASSERT_EQ(test, irq_spread_topo_cpus(&t->topo, c->node, c->nvec,
+						   c->policy, exclude, masks,
+						   t->longs), 0);
+	if (c->want)
+		KUNIT_EXPECT_STREQ(test, test_placement(test, t, masks, c->nvec),
+				   c->want);
+	check_masks(test, t, c, masks, allowed);
+	check_balance(test, t, c, masks, allowed);
+	check_nearest_first(test, t, c, masks, allowed);
+	check_cores_first(test, t, c, masks, allowed);
+	check_load(test, t, c->nvec, masks);
+
+	/* A release leaves no load behind, and the same spread again ... */
+	irq_spread_topo_release(&t->topo, c->nvec, masks, t->longs);
+	check_load(test, t, 0, masks);
+
+	/* ... gives the same placement. */
+	again = test_masks(test, t, c->nvec);
+	KUNIT_ASSERT_EQ(test, irq_spread_topo_cpus(&t->topo, c->node, c->nvec,
+						   c->policy, exclude, again,
+						   t->longs), 0);
+	KUNIT_EXPECT_MEMEQ(test, again, masks,
+			   c->nvec * t->longs * sizeof(long));
+}
+
+/**
+ * struct load_case - two devices, the second spread after the first
+ * @desc: what it tests
+ * @m: the machine
+ * @node1: the first device's node
+ * @policy1: its policy
+ * @nvec1: its number of vectors
+ * @want1: its placement
+ * @node2: the second device's node
+ * @policy2: its policy
+ * @nvec2: its number of vectors
+ * @want2: its placement, worked out by hand
+ */
+struct load_case {
+	const char *desc;
+	const struct test_machine *m;
+	int node1;
+	enum irq_spread_policy policy1;
+	unsigned int nvec1;
+	const char *want1;
+	int node2;
+	enum irq_spread_policy policy2;
+	unsigned int nvec2;
+	const char *want2;
+};
+
+static const struct load_case load_cases[] = {
+	{ "epyc two numa NICs on 8 cores", &epyc,
+	  0, POL_NUMA, 4, "0;1;2;3",
+	  0, POL_NUMA, 4, "4;5;6;7" },
+	{ "epyc two numa-core NICs on 8 cores", &epyc,
+	  0, POL_NUMA_CORE, 4, "0,128;1,129;2,130;3,131",
+	  0, POL_NUMA_CORE, 4, "4,132;5,133;6,134;7,135" },
+	{ "epyc two core NICs on 8 cores", &epyc,
+	  0, POL_CORE, 4, "0;1;2;3",
+	  0, POL_CORE, 4, "4;5;6;7" },
+	{ "epyc numa-core NIC then numa NIC", &epyc,
+	  0, POL_NUMA_CORE, 4, "0,128;1,129;2,130;3,131",
+	  0, POL_NUMA, 4, "4;5;6;7" },
+	{ "epyc load never beats distance", &epyc,
+	  0, POL_NUMA, 16, "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135",
+	  0, POL_NUMA, 2, "0;1" },
+	{ "epyc partly loaded node", &epyc,
+	  0, POL_NUMA, 12, "0;1;2;3;4;5;6;7;128;129;130;131",
+	  0, POL_NUMA, 6, "132;133;134;135;0;1" },
+	{ "mana two numa NICs", &mana_vm,
+	  0, POL_NUMA, 4, "0;1;2;3",
+	  0, POL_NUMA, 4, "4;5;6;7" },
+	{ "mana numa NIC then numa-core NIC", &mana_vm,
+	  0, POL_NUMA, 4, "0;1;2;3",
+	  0, POL_NUMA_CORE, 2, "4-5;6-7" },
+	{ "mana two core NICs", &mana_vm,
+	  0, POL_CORE, 3, "0;2;4",
+	  0, POL_CORE, 3, "6;1;3" },
+	{ "xeon NICs on both nodes", &xeon,
+	  1, POL_NUMA, 14, "14;15;16;17;18;19;20;21;22;23;24;25;26;27",
+	  0, POL_NUMA, 3, "0;1;2" },
+};
+
+static void load_case_desc(const struct load_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(load, load_cases, load_case_desc);
+
+static void irq_spread_test_load(struct kunit *test)
+{
+	const struct load_case *c = test->param_value;
+	struct test_topo *t = test_topo_new(test, c->m);
+	unsigned long *first = test_masks(test, t, c->nvec1);
+	unsigned long *second = test_masks(test, t, c->nvec2);
+	unsigned long *again = test_masks(test, t, c->nvec1);
+
+	KUNIT_EXPECT_STREQ(test, test_spread(test, t, c->node1, c->policy1,
+					     c->nvec1, first), c->want1);
+	KUNIT_EXPECT_STREQ(test, test_spread(test, t, c->node2, c->policy2,
+					     c->nvec2, second), c->want2);
+
+	/* Each release takes out exactly its device's vectors. */
+	irq_spread_topo_release(&t->topo, c->nvec1, first, t->longs);
+	check_load(test, t, c->nvec2, second);
+	irq_spread_topo_release(&t->topo, c->nvec2, second, t->longs);
+	check_load(test, t, 0, second);
+
+	/* With nothing placed, the first device gets its CPUs back. */
+	KUNIT_EXPECT_STREQ(test, test_spread(test, t, c->node1, c->policy1,
+					     c->nvec1, again), c->want1);
+}
+
+/* Bad arguments: -EINVAL, the masks and the load untouched. */
+static void irq_spread_test_invalid(struct kunit *test)
+{
+	struct test_topo *t = test_topo_new(test, &mana_vm);
+	unsigned long *masks = test_masks(test, t, 2);
+	unsigned long *orig = test_masks(test, t, 2);
+	struct irq_spread_topology *topo = &t->topo;
+	size_t longs = t->longs;
+
+	memset(masks, 0xa5, 2 * longs * sizeof(long));
+	memcpy(orig, masks, 2 * longs * sizeof(long));
+
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_cpus(topo, 0, 2, IRQ_SPREAD_NR_POLICIES,
+						   NULL, masks, longs), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_cpus(topo, 0, 2, -1, NULL, masks,
+						   longs), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_cpus(topo, 0, 0, IRQ_SPREAD_NUMA,
+						   NULL, masks, longs), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_cpus(topo, 0, 2, IRQ_SPREAD_NUMA,
+						   NULL, NULL, longs), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_cpus(topo, 1, 2, IRQ_SPREAD_NUMA,
+						   NULL, masks, longs), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_cpus(topo, -2, 2, IRQ_SPREAD_NUMA,
+						   NULL, masks, longs), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_cpus(topo, 0, 2, IRQ_SPREAD_NUMA,
+						   NULL, masks, 0), -EINVAL);
+	KUNIT_EXPECT_MEMEQ(test, masks, orig, 2 * longs * sizeof(long));
+	KUNIT_EXPECT_NULL(test, topo->load);
+}
+
+/* No CPU online at all: an error, never an empty mask. */
+static void irq_spread_test_no_cpu(struct kunit *test)
+{
+	struct test_topo *t = test_topo_new(test, &mana_vm);
+	unsigned long *masks = test_masks(test, t, 1);
+
+	bitmap_zero(t->online, mana_vm.nr_cpus);
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_cpus(&t->topo, 0, 1, IRQ_SPREAD_NUMA,
+						   NULL, masks, t->longs), -ENODEV);
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(masks, mana_vm.nr_cpus));
+}
+
+/* Hop masks from node distances, as the CPU-less fallback computes them. */
+static void irq_spread_test_hops(struct kunit *test)
+{
+	static const char * const want[] = { "8-11", "4-11", "0-11" };
+	struct test_topo *t = test_topo_new(test, &holes);
+	unsigned long *hop = test_bitmap(test, t);
+	unsigned int h;
+
+	for (h = 0; h < ARRAY_SIZE(want); h++) {
+		KUNIT_ASSERT_TRUE(test, irq_spread_hop_by_distance(&t->nodes, 2, h,
+								   hop, 12));
+		KUNIT_EXPECT_TRUE_MSG(test, bitmap_equal(hop, test_cpus(test, t, want[h]), 12),
+				      "hop %u: %*pbl, want %s", h, 12, hop, want[h]);
+	}
+	KUNIT_EXPECT_FALSE(test, irq_spread_hop_by_distance(&t->nodes, 2, h, hop, 12));
+
+	/* EPYC node 6: itself, its quadrant partner 7, its socket, all. */
+	t = test_topo_new(test, &epyc);
+	hop = test_bitmap(test, t);
+	KUNIT_ASSERT_TRUE(test, irq_spread_hop_by_distance(&t->nodes, 6, 1, hop, 256));
+	KUNIT_EXPECT_TRUE(test, bitmap_equal(hop, test_cpus(test, t, "48-63,176-191"),
+					     256));
+	KUNIT_ASSERT_TRUE(test, irq_spread_hop_by_distance(&t->nodes, 6, 2, hop, 256));
+	KUNIT_EXPECT_TRUE(test, bitmap_equal(hop, test_cpus(test, t, "0-63,128-191"),
+					     256));
+	KUNIT_ASSERT_TRUE(test, irq_spread_hop_by_distance(&t->nodes, 6, 3, hop, 256));
+	KUNIT_EXPECT_EQ(test, bitmap_weight(hop, 256), 256);
+	KUNIT_EXPECT_FALSE(test, irq_spread_hop_by_distance(&t->nodes, 6, 4, hop, 256));
+}
+
+static struct kunit_case irq_spread_engine_test_cases[] = {
+	KUNIT_CASE_PARAM(irq_spread_test_spread, spread_gen_params),
+	KUNIT_CASE_PARAM(irq_spread_test_load, load_gen_params),
+	KUNIT_CASE(irq_spread_test_invalid),
+	KUNIT_CASE(irq_spread_test_no_cpu),
+	KUNIT_CASE(irq_spread_test_hops),
+	{}
+};
+
+static struct kunit_suite irq_spread_engine_test_suite = {
+	.name = "irq_spread_engine",
+	.test_cases = irq_spread_engine_test_cases,
+};
+
+kunit_test_suite(irq_spread_engine_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the irq_spread engine on injected machines");
+MODULE_LICENSE("GPL");

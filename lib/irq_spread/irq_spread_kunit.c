@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for irq_spread.
+ * KUnit tests for irq_spread: policy names, and the driver API on the
+ * running system (UML under make kunit, the NUMA guest under make guest).
  */
 #include <kunit/test.h>
+#include <linux/cpumask.h>
 #include <linux/irq_spread.h>
+#include <linux/numa.h>
+#include <linux/sched/isolation.h>
+#include <linux/slab.h>
+#include <linux/sprintf.h>
+#include <linux/topology.h>
 
 struct policy_parse_case {
 	const char *desc;
@@ -75,7 +82,172 @@ static struct kunit_suite irq_spread_test_suite = {
 	.test_cases = irq_spread_test_cases,
 };
 
-kunit_test_suite(irq_spread_test_suite);
+static struct cpumask *system_masks(struct kunit *test, unsigned int nvec)
+{
+	struct cpumask *masks = kunit_kcalloc(test, nvec, sizeof(*masks),
+					      GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, masks);
+	return masks;
+}
+
+/* Bad arguments: -EINVAL, and the masks untouched. */
+static void irq_spread_test_system_invalid(struct kunit *test)
+{
+	struct cpumask *masks = system_masks(test, 2);
+	struct cpumask *orig = system_masks(test, 2);
+	unsigned int irqs[2] = { 0, 0 };
+
+	memset(masks, 0x5a, 2 * sizeof(*masks));
+	memcpy(orig, masks, 2 * sizeof(*masks));
+	KUNIT_EXPECT_EQ(test, irq_spread_cpus(NUMA_NO_NODE, 2,
+					      IRQ_SPREAD_NR_POLICIES, NULL,
+					      masks), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_cpus(NUMA_NO_NODE, 0, IRQ_SPREAD_NUMA,
+					      NULL, masks), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_cpus(NUMA_NO_NODE, 2, IRQ_SPREAD_NUMA,
+					      NULL, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_cpus(nr_node_ids, 2, IRQ_SPREAD_NUMA,
+					      NULL, masks), -EINVAL);
+	KUNIT_EXPECT_MEMEQ(test, masks, orig, 2 * sizeof(*masks));
+
+	KUNIT_EXPECT_EQ(test, irq_spread_apply(NULL, 2, masks), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_apply(irqs, 0, masks), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_apply(irqs, 2, NULL), -EINVAL);
+}
+
+/*
+ * On whatever machine runs the test: only eligible CPUs, each one taking
+ * the floor or the ceiling of its share, for every policy.
+ */
+static void irq_spread_test_system_spread(struct kunit *test)
+{
+	unsigned int nvec = 2 * num_online_cpus() + 1, i, cpu, slots;
+	struct cpumask *masks = system_masks(test, nvec);
+	struct cpumask *eligible = system_masks(test, 1);
+	unsigned int *count;
+	int p;
+
+	count = kunit_kcalloc(test, nr_cpu_ids, sizeof(*count), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, count);
+	cpumask_and(eligible, cpu_online_mask,
+		    housekeeping_cpumask(HK_TYPE_MANAGED_IRQ));
+	cpumask_and(eligible, eligible, housekeeping_cpumask(HK_TYPE_TICK));
+	slots = cpumask_weight(eligible);
+	KUNIT_ASSERT_GT(test, slots, 0);
+
+	for (p = 0; p < IRQ_SPREAD_NR_POLICIES; p++) {
+		KUNIT_ASSERT_EQ(test, irq_spread_cpus(NUMA_NO_NODE, nvec, p, NULL,
+						      masks), 0);
+		memset(count, 0, nr_cpu_ids * sizeof(*count));
+		for (i = 0; i < nvec; i++) {
+			KUNIT_EXPECT_TRUE(test, cpumask_subset(&masks[i], eligible));
+			KUNIT_ASSERT_FALSE(test, cpumask_empty(&masks[i]));
+			if (p != IRQ_SPREAD_NUMA_CORE)
+				count[cpumask_first(&masks[i])]++;
+		}
+		irq_spread_release(nvec, masks);
+		if (p == IRQ_SPREAD_NUMA_CORE)
+			continue;
+		for_each_cpu(cpu, eligible) {
+			KUNIT_EXPECT_GE(test, count[cpu], nvec / slots);
+			KUNIT_EXPECT_LE(test, count[cpu], DIV_ROUND_UP(nvec, slots));
+		}
+	}
+
+	/* Every valid node is a valid device node. */
+	KUNIT_EXPECT_EQ(test, irq_spread_cpus(0, 1, IRQ_SPREAD_NUMA, NULL, masks),
+			0);
+	irq_spread_release(1, masks);
+}
+
+/* The vectors' CPU lists, ";" between vectors. */
+static const char *system_placement(struct kunit *test,
+				    const struct cpumask *masks,
+				    unsigned int nvec)
+{
+	size_t size = nvec * 16 + 1, len = 0;
+	unsigned int i;
+	char *buf;
+
+	buf = kunit_kzalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < nvec; i++)
+		len += scnprintf(buf + len, size - len, "%s%*pbl", i ? ";" : "",
+				 cpumask_pr_args(&masks[i]));
+	return buf;
+}
+
+/*
+ * The NUMA guest of make guest (pipeline/run-guest.sh): 16 CPUs, node n =
+ * CPUs 4n..4n+3, SMT siblings 2k and 2k+1, distances 10 local, 12 within a
+ * socket (nodes 0-1, 2-3), 32 across.  Anything else: skip.
+ */
+static bool system_is_test_guest(void)
+{
+	unsigned int cpu;
+	int a, b, want;
+
+	if (nr_cpu_ids != 16 || num_online_cpus() != 16 || nr_node_ids != 4 ||
+	    housekeeping_enabled(HK_TYPE_MANAGED_IRQ) ||
+	    housekeeping_enabled(HK_TYPE_TICK))
+		return false;
+	for (cpu = 0; cpu < 16; cpu++) {
+		if (cpu_to_node(cpu) != cpu / 4 ||
+		    cpumask_weight(topology_sibling_cpumask(cpu)) != 2 ||
+		    !cpumask_test_cpu(cpu ^ 1, topology_sibling_cpumask(cpu)))
+			return false;
+	}
+	for (a = 0; a < 4; a++) {
+		for (b = 0; b < 4; b++) {
+			want = a == b ? 10 : a / 2 == b / 2 ? 12 : 32;
+			if (node_distance(a, b) != want)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* The hop order the guest must give, worked out by hand. */
+static void irq_spread_test_system_guest(struct kunit *test)
+{
+	struct cpumask *masks = system_masks(test, 16);
+
+	if (!system_is_test_guest())
+		kunit_skip(test, "not the 16-CPU 4-node SMT2 test guest");
+
+	KUNIT_ASSERT_EQ(test, irq_spread_cpus(0, 16, IRQ_SPREAD_NUMA, NULL, masks),
+			0);
+	KUNIT_EXPECT_STREQ(test, system_placement(test, masks, 16),
+			   "0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15");
+	irq_spread_release(16, masks);
+
+	KUNIT_ASSERT_EQ(test, irq_spread_cpus(2, 8, IRQ_SPREAD_CORE, NULL, masks),
+			0);
+	KUNIT_EXPECT_STREQ(test, system_placement(test, masks, 8),
+			   "8;10;12;14;0;2;4;6");
+	irq_spread_release(8, masks);
+
+	KUNIT_ASSERT_EQ(test, irq_spread_cpus(3, 4, IRQ_SPREAD_NUMA_CORE, NULL,
+					      masks), 0);
+	KUNIT_EXPECT_STREQ(test, system_placement(test, masks, 4),
+			   "12-13;14-15;12-13;14-15");
+	irq_spread_release(4, masks);
+}
+
+static struct kunit_case irq_spread_system_test_cases[] = {
+	KUNIT_CASE(irq_spread_test_system_invalid),
+	KUNIT_CASE(irq_spread_test_system_spread),
+	KUNIT_CASE(irq_spread_test_system_guest),
+	{}
+};
+
+static struct kunit_suite irq_spread_system_test_suite = {
+	.name = "irq_spread_system",
+	.test_cases = irq_spread_system_test_cases,
+};
+
+kunit_test_suites(&irq_spread_test_suite, &irq_spread_system_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for irq_spread");
 MODULE_LICENSE("GPL");

@@ -205,7 +205,7 @@ check_splats()
 
 stage_guest()
 {
-	local out=$RUN/guest job=$RUN/guest-job.sh rc secs t
+	local out=$RUN/guest job=$RUN/guest-job.sh rc secs t want ran
 
 	mkdir -p "$RUN"
 	cat > "$job" <<-JOB
@@ -220,6 +220,12 @@ stage_guest()
 	(cd "$SRC" && python3 tools/testing/kunit/kunit.py parse "$out/dmesg.txt") \
 		> "$LOG/kunit-guest.log" 2>&1
 	count_kunit "kunit (guest)" "$LOG/kunit-guest.log"
+
+	rc=$(cat "$out/job.rc" 2>/dev/null || echo none)
+	[ "$rc" = 0 ] || fail "guest: the guest job exited $rc (console: $out/console.log)"
+	want=$(grep -c -v -E '^(#|$)' "$PIPELINE_DIR/netdevsim-selftests.list")
+	ran=$(cat "$out/selftests.rc" 2>/dev/null | wc -l)
+	[ "$ran" -eq "$want" ] || fail "guest: $ran of the $want listed selftests ran"
 
 	while read -r rc secs t; do
 		case $rc in

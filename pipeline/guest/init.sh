@@ -21,10 +21,11 @@ mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /run
-mount -t tmpfs tmpfs /tmp
 
-# Writable copies of the host's /var, /etc and /root, discarded at power-off.
-for d in var etc root; do
+# Writable views of the host's /tmp, /var, /etc and /root, discarded at
+# power-off.  /tmp is an overlay, not a bare tmpfs, because the clone being
+# tested may live under the host's /tmp.
+for d in tmp var etc root; do
 	mkdir -p /run/ovl/$d/upper /run/ovl/$d/work
 	mount -t overlay overlay \
 		-o lowerdir=/$d,upperdir=/run/ovl/$d/upper,workdir=/run/ovl/$d/work /$d

@@ -20,3 +20,6 @@ while read -r t; do
 	rc=$?
 	echo "$rc $(($(date +%s) - start)) $t" >> "$RESULTS/selftests.rc"
 done < "$LIST"
+
+# The job itself succeeded; each test's own result is in selftests.rc.
+exit 0

@@ -17,6 +17,13 @@
 
 struct irq_spread_topology;
 
+/*
+ * Firmware distances are one byte (ACPI SLIT), so no machine has more
+ * distinct hops than this; it only guards against a topology whose
+ * hop_cpus() never says stop.
+ */
+#define IRQ_SPREAD_MAX_HOPS	256
+
 /**
  * struct irq_spread_topology_ops - what the engine asks of a machine
  * @hop_cpus: write to @dst the CPUs at most @hop NUMA hops away from @node
@@ -30,6 +37,8 @@ struct irq_spread_topology;
  *	and housekeeping for managed interrupts and for the tick.
  * @online_cpus: write to @dst the online CPUs, the fallback when no CPU is
  *	eligible.
+ * @cpu_node: the NUMA node of @cpu, or NUMA_NO_NODE.  Only pools ask for it
+ *	(to find the nodes near a consumer's CPUs); the engine does not.
  *
  * None of these may sleep.
  */
@@ -42,6 +51,8 @@ struct irq_spread_topology_ops {
 			      unsigned long *dst);
 	void (*online_cpus)(const struct irq_spread_topology *topo,
 			    unsigned long *dst);
+	int (*cpu_node)(const struct irq_spread_topology *topo,
+			unsigned int cpu);
 };
 
 /**

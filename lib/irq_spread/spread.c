@@ -54,13 +54,6 @@
 
 #include "irq_spread_internal.h"
 
-/*
- * Firmware distances are one byte (ACPI SLIT), so no machine has more
- * distinct hops than this; it only guards against a topology whose
- * hop_cpus() never says stop.
- */
-#define IRQ_SPREAD_MAX_HOPS	256
-
 /* Scratch state of one spread, allocated before the topology lock is taken. */
 struct irq_spread_work {
 	unsigned int nr_cpus;

@@ -151,11 +151,18 @@ static void irq_spread_system_online_cpus(const struct irq_spread_topology *topo
 	bitmap_copy(dst, cpumask_bits(cpu_online_mask), topo->nr_cpus);
 }
 
+static int irq_spread_system_cpu_node(const struct irq_spread_topology *topo,
+				      unsigned int cpu)
+{
+	return cpu_to_node(cpu);
+}
+
 static const struct irq_spread_topology_ops irq_spread_system_ops = {
 	.hop_cpus	= irq_spread_system_hop_cpus,
 	.sibling_cpus	= irq_spread_system_sibling_cpus,
 	.eligible_cpus	= irq_spread_system_eligible_cpus,
 	.online_cpus	= irq_spread_system_online_cpus,
+	.cpu_node	= irq_spread_system_cpu_node,
 };
 
 /*

@@ -15,6 +15,8 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+struct dentry;
+struct seq_file;
 struct irq_spread_topology;
 
 /*
@@ -110,5 +112,57 @@ extern struct irq_spread_topology irq_spread_system;
 bool irq_spread_hop_by_distance(const struct irq_spread_nodes *nodes,
 				int node, unsigned int hop, unsigned long *dst,
 				unsigned int nr_cpus);
+
+/**
+ * struct irq_spread_pool_vec - one vector of a pool
+ * @users: number of consumers holding the vector; 0 if it is not requested
+ * @irq: its Linux interrupt number, as the request callback returned it
+ */
+struct irq_spread_pool_vec {
+	unsigned int users;
+	unsigned int irq;
+};
+
+/**
+ * struct irq_spread_pool - vectors of one device, shared by its consumers
+ * @topo: the machine
+ * @info: as given at creation; @info.name is a copy
+ * @stride: distance between two masks in @masks, in longs: enough for
+ *	@topo->nr_cpus bits and for a struct cpumask
+ * @lock: serialises gets, puts and the driver's callbacks; protects the
+ *	fields below
+ * @users: users of all vectors
+ * @nr_requested: number of requested vectors
+ * @vec: the @info.nr_vectors vectors
+ * @masks: the vectors' CPUs: vector i's is the bitmap at @masks + i * @stride,
+ *	empty while it is not requested
+ * @want: scratch: the CPUs a consumer asked for, or those it excludes
+ * @near: scratch: the CPUs near the consumer's, at one nearness level
+ * @hop: scratch: one hop mask
+ * @nodes: scratch: the nodes of the consumer's CPUs, @topo->nr_nodes bits
+ * @debugfs: the pool's debugfs file
+ */
+struct irq_spread_pool {
+	struct irq_spread_topology *topo;
+	struct irq_spread_pool_info info;
+	size_t stride;
+	struct mutex lock;	/* serialises gets, puts and callbacks */
+	unsigned int users;
+	unsigned int nr_requested;
+	struct irq_spread_pool_vec *vec;
+	unsigned long *masks;
+	unsigned long *want;
+	unsigned long *near;
+	unsigned long *hop;
+	unsigned long *nodes;
+	struct dentry *debugfs;
+};
+
+struct irq_spread_pool *
+irq_spread_pool_topo_create(struct irq_spread_topology *topo,
+			    const struct irq_spread_pool_info *info);
+int irq_spread_pool_topo_get(struct irq_spread_pool *pool,
+			     const unsigned long *cpus);
+int irq_spread_pool_show(struct seq_file *m, void *v);
 
 #endif /* _LIB_IRQ_SPREAD_INTERNAL_H */

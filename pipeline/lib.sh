@@ -7,7 +7,7 @@
 #   orig/          pristine copies of upstream files the overlay or patches replace
 #   build/guest/   O= for the x86_64 NUMA guest kernel
 #   build/uml/     O= for KUnit under UML
-#   run/           logs and results of the last runs
+#   run/           logs and results of the last runs (IRQ_SPREAD_RUN overrides)
 
 PIPELINE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$PIPELINE_DIR/.." && pwd)
@@ -18,7 +18,7 @@ CACHE=${IRQ_SPREAD_CACHE:-$HOME/.cache/irq_spread}
 SRC=$CACHE/src
 ORIG=$CACHE/orig
 BUILD=$CACHE/build
-RUN=$CACHE/run
+RUN=${IRQ_SPREAD_RUN:-$CACHE/run}
 JOBS=${JOBS:-$(nproc)}
 
 BASE_TARBALL=/usr/src/linux-source-$BASE_SERIES.tar.xz

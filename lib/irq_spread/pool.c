@@ -16,11 +16,15 @@
  *     their nodes, then anywhere.
  *
  * A vector has room if it has fewer users than the driver's bound, and
- * fewer than ceil((U + 1) / V), U being the users of all V vectors of the
- * pool before this one.  So after any sequence of gets no vector has more
- * than ceil(U / V) users; and if every vector is requested, one of them
- * has fewer than ceil((U + 1) / V) users, so step 3 fails only when every
- * vector has reached the driver's bound.
+ * fewer than the share of its level: ceil((U + 1) / V), U being the users
+ * of all V vectors of the pool before this one; at a NUMA hop level, the
+ * share of the vectors within it if that is higher.  So gets for any CPU
+ * leave no vector with more than ceil(U / V) users; and since the least
+ * used of V' vectors with U' users has fewer than ceil((U' + 1) / V'),
+ * a consumer leaves its node only when every vector of the node has the
+ * driver's bound: a node whose consumers outnumber its share of the
+ * vectors loads its own vectors a little more, rather than sending its
+ * users across the interconnect.
  *
  * A get costs a scan of the vectors per nearness level, each a word-wise
  * bitmap comparison, and the engine's placement when it requests one.
@@ -57,24 +61,58 @@ static unsigned long *irq_spread_pool_mask(const struct irq_spread_pool *pool,
 	return pool->masks + v * pool->stride;
 }
 
-/* The most users a vector may have after this get. */
-static unsigned int irq_spread_pool_cap(const struct irq_spread_pool *pool)
+/*
+ * The most users a vector may have after this get: one more than the
+ * share of @users over @nr vectors, and no more than the driver's bound.
+ */
+static unsigned int irq_spread_pool_cap(const struct irq_spread_pool *pool,
+					unsigned int users, unsigned int nr)
 {
-	unsigned int cap = DIV_ROUND_UP(pool->users + 1, pool->info.nr_vectors);
+	unsigned int cap = DIV_ROUND_UP(users + 1, nr);
 
 	if (pool->info.max_users)
 		cap = min(cap, pool->info.max_users);
 	return cap;
 }
 
+/* The pool's share: the cap of steps 1 and 3 outside NUMA hop levels. */
+static unsigned int irq_spread_pool_share(const struct irq_spread_pool *pool)
+{
+	return irq_spread_pool_cap(pool, pool->users, pool->info.nr_vectors);
+}
+
 /*
- * The least used requested vector with room whose CPUs are all in @cpus
- * (%NULL: anywhere), lowest number among equals; -ENOSPC if there is none.
+ * The cap within a NUMA hop level @near: the share of the requested
+ * vectors whose CPUs are all in @near, if it is above the pool's.
+ */
+static unsigned int irq_spread_pool_level_cap(const struct irq_spread_pool *pool,
+					      const unsigned long *near)
+{
+	unsigned int v, nr = 0, users = 0, share = irq_spread_pool_share(pool);
+
+	for (v = 0; v < pool->info.nr_vectors; v++) {
+		if (!pool->vec[v].users ||
+		    !bitmap_subset(irq_spread_pool_mask(pool, v), near,
+				   pool->topo->nr_cpus))
+			continue;
+		nr++;
+		users += pool->vec[v].users;
+	}
+	if (!nr)
+		return share;
+	return max(share, irq_spread_pool_cap(pool, users, nr));
+}
+
+/*
+ * The least used requested vector with fewer than @cap users whose CPUs
+ * are all in @cpus (%NULL: anywhere), lowest number among equals; -ENOSPC
+ * if there is none.
  */
 static int irq_spread_pool_least_used(const struct irq_spread_pool *pool,
-				      const unsigned long *cpus)
+				      const unsigned long *cpus,
+				      unsigned int cap)
 {
-	unsigned int cap = irq_spread_pool_cap(pool), v, users;
+	unsigned int v, users;
 	int best = -ENOSPC;
 
 	lockdep_assert_held(&pool->lock);
@@ -101,6 +139,7 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 {
 	struct irq_spread_topology *topo = pool->topo;
 	unsigned int n = topo->nr_cpus, cpu, hop;
+	unsigned int share = irq_spread_pool_share(pool), cap;
 	bool found;
 	int v, node;
 
@@ -111,7 +150,7 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 	for_each_set_bit(cpu, cpus, n)
 		bitmap_or(pool->near, pool->near,
 			  topo->ops->sibling_cpus(topo, cpu), n);
-	v = irq_spread_pool_least_used(pool, pool->near);
+	v = irq_spread_pool_least_used(pool, pool->near, share);
 	if (v >= 0)
 		return v;
 
@@ -131,11 +170,12 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 		}
 		if (!found)
 			break;
-		v = irq_spread_pool_least_used(pool, pool->near);
+		cap = irq_spread_pool_level_cap(pool, pool->near);
+		v = irq_spread_pool_least_used(pool, pool->near, cap);
 		if (v >= 0)
 			return v;
 	}
-	return irq_spread_pool_least_used(pool, NULL);
+	return irq_spread_pool_least_used(pool, NULL, share);
 }
 
 /*
@@ -216,7 +256,7 @@ int irq_spread_pool_topo_get(struct irq_spread_pool *pool,
 		return -EINVAL;
 
 	mutex_lock(&pool->lock);
-	v = irq_spread_pool_least_used(pool, cpus);
+	v = irq_spread_pool_least_used(pool, cpus, irq_spread_pool_share(pool));
 	if (v < 0 && pool->nr_requested < pool->info.nr_vectors)
 		v = irq_spread_pool_request(pool, cpus);
 	else if (v < 0)
@@ -247,8 +287,11 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_pool_topo_get);
  *
  * A vector has room while it has fewer users than
  * &irq_spread_pool_info.max_users (if set) and fewer than
- * ceil((U + 1) / V) for U users of all V vectors of the pool: however
- * consumers get vectors, no vector has more than ceil(U / V) users.
+ * ceil((U + 1) / V) for U users of all V vectors of the pool; at a NUMA
+ * hop level, fewer than the same share of the vectors within that level,
+ * if higher.  Gets for any CPU leave no vector with more than ceil(U / V)
+ * users, and a consumer's user leaves its node only when the node's
+ * vectors all have &irq_spread_pool_info.max_users.
  *
  * If @mask holds no eligible CPU, the new vector goes to an online CPU
  * (see irq_spread_cpus()).  The vector stays the consumer's until

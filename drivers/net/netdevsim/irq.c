@@ -16,10 +16,18 @@
  * received, so that debugfs can show the retargets and the node of the last
  * page allocated.
  *
+ * Pool mode: if the device's debugfs knob irq_pool is set to a number of
+ * vectors before a port is created, the port's queues take their IRQs from
+ * an irq_spread pool of that many vectors of the device (its own domain),
+ * shared by the queues of all such ports (IRQF_SHARED), instead of having
+ * IRQs of their own; the pool places them and the port does not register
+ * with irq_spread.
+ *
  * Lifetime: the IRQs are requested when the port's netdev is created and
  * freed after it is unregistered, when no peer can raise them any more.
  * They are registered with irq_spread after register_netdevice() and
- * unregistered before unregister_netdevice(), all under RTNL.
+ * unregistered before unregister_netdevice(), all under RTNL.  The pool
+ * lives until the device is removed.
  */
 
 #include <linux/cpumask.h>
@@ -38,13 +46,48 @@
 #include "netdevsim.h"
 
 /**
+ * struct nsim_irq_line - one interrupt line of a domain
+ * @irq: the Linux IRQ, 0 while not mapped
+ * @cpu: the CPU the IRQ is raised on: its effective affinity
+ */
+struct nsim_irq_line {
+	unsigned int irq;
+	unsigned int cpu;
+};
+
+/**
+ * struct nsim_irq_dom - an irq domain of netdevsim and its lines
+ * @fwnode: names @domain
+ * @domain: maps hwirq N to the Linux IRQ of @line[N]
+ * @nr: number of lines
+ * @line: the lines, the irq_chip data of their IRQs
+ */
+struct nsim_irq_dom {
+	struct fwnode_handle *fwnode;
+	struct irq_domain *domain;
+	unsigned int nr;
+	struct nsim_irq_line line[] __counted_by(nr);
+};
+
+/**
+ * struct nsim_irq_pool - the vectors a device shares among its ports' queues
+ * @dom: one line per vector
+ * @pool: gives the lines to queues and places them
+ */
+struct nsim_irq_pool {
+	struct nsim_irq_dom *dom;
+	struct irq_spread_pool *pool;
+};
+
+/**
  * struct nsim_irq_vec - the interrupt of one RX queue
  * @ns: the port
  * @queue: the RX queue, also the hwirq in the port's domain
- * @irq: the Linux IRQ, 0 until mapped
- * @requested: whether @irq is requested
- * @cpu: the CPU the IRQ is raised on: its effective affinity
- * @work: raises the IRQ on @cpu
+ * @line: the queue's line: of the port's domain or of the device's pool
+ * @irq: @line's Linux IRQ, for debugfs
+ * @pool_vector: the pool vector the queue holds, or -1
+ * @requested: whether the queue's handler is requested on @line
+ * @work: raises @line's IRQ on its CPU
  * @retargets: how many times a poll moved the queue's page pool to its node
  * @page_nid: node of the last RX page taken from the pool, or %NUMA_NO_NODE
  * @ddir: the queue's debugfs directory
@@ -53,9 +96,10 @@
 struct nsim_irq_vec {
 	struct netdevsim *ns;
 	unsigned int queue;
+	struct nsim_irq_line *line;
 	unsigned int irq;
+	int pool_vector;
 	bool requested;
-	unsigned int cpu;
 	struct irq_work work;
 	u64 retargets;
 	int page_nid;
@@ -65,15 +109,15 @@ struct nsim_irq_vec {
 
 /**
  * struct nsim_irqs - the interrupts of a port
- * @fwnode: names @domain
- * @domain: maps RX queue N to its Linux IRQ
+ * @dom: the port's own lines, one per RX queue; NULL in pool mode
+ * @pool: the device's pool the queues take their lines from, or NULL
  * @spread: the port's registration with irq_spread, or NULL
  * @nvec: number of vectors: the netdev's num_rx_queues
  * @vec: the vectors
  */
 struct nsim_irqs {
-	struct fwnode_handle *fwnode;
-	struct irq_domain *domain;
+	struct nsim_irq_dom *dom;
+	struct nsim_irq_pool *pool;
 	struct irq_spread_dev *spread;
 	unsigned int nvec;
 	struct nsim_irq_vec vec[] __counted_by(nvec);
@@ -82,7 +126,7 @@ struct nsim_irqs {
 static int nsim_irq_set_affinity(struct irq_data *d,
 				 const struct cpumask *mask, bool force)
 {
-	struct nsim_irq_vec *vec = irq_data_get_irq_chip_data(d);
+	struct nsim_irq_line *line = irq_data_get_irq_chip_data(d);
 	unsigned int cpu;
 
 	/* force is for CPUs coming online, not yet in cpu_online_mask. */
@@ -93,7 +137,7 @@ static int nsim_irq_set_affinity(struct irq_data *d,
 	if (cpu >= nr_cpu_ids)
 		return -EINVAL;
 
-	WRITE_ONCE(vec->cpu, cpu);
+	WRITE_ONCE(line->cpu, cpu);
 	irq_data_update_effective_affinity(d, cpumask_of(cpu));
 	return IRQ_SET_MASK_OK;
 }
@@ -107,9 +151,9 @@ static struct irq_chip nsim_irq_chip = {
 static int nsim_irq_domain_map(struct irq_domain *domain, unsigned int virq,
 			       irq_hw_number_t hwirq)
 {
-	struct nsim_irqs *irqs = domain->host_data;
+	struct nsim_irq_dom *dom = domain->host_data;
 
-	irq_set_chip_data(virq, &irqs->vec[hwirq]);
+	irq_set_chip_data(virq, &dom->line[hwirq]);
 	irq_set_chip_and_handler(virq, &nsim_irq_chip, handle_simple_irq);
 	/*
 	 * Without this, x86 (GENERIC_PENDING_IRQ) defers an affinity change
@@ -123,11 +167,73 @@ static const struct irq_domain_ops nsim_irq_domain_ops = {
 	.map	= nsim_irq_domain_map,
 };
 
+static void nsim_irq_dom_destroy(struct nsim_irq_dom *dom)
+{
+	if (!dom)
+		return;
+	if (dom->domain)
+		irq_domain_remove(dom->domain);
+	if (dom->fwnode)
+		irq_domain_free_fwnode(dom->fwnode);
+	kfree(dom);
+}
+
+static struct nsim_irq_dom *nsim_irq_dom_create(const char *name,
+						unsigned int nr)
+{
+	struct nsim_irq_dom *dom;
+	unsigned int i;
+
+	dom = kzalloc(struct_size(dom, line, nr), GFP_KERNEL);
+	if (!dom)
+		return NULL;
+	dom->nr = nr;
+	for (i = 0; i < nr; i++)
+		dom->line[i].cpu = cpumask_first(cpu_online_mask);
+
+	dom->fwnode = irq_domain_alloc_named_fwnode(name);
+	if (dom->fwnode)
+		dom->domain = irq_domain_create_linear(dom->fwnode, nr,
+						       &nsim_irq_domain_ops,
+						       dom);
+	if (!dom->domain) {
+		nsim_irq_dom_destroy(dom);
+		return NULL;
+	}
+	return dom;
+}
+
+static int nsim_irq_dom_map(struct nsim_irq_dom *dom, unsigned int hwirq)
+{
+	unsigned int irq = irq_create_mapping(dom->domain, hwirq);
+
+	if (!irq)
+		return -ENOMEM;
+	dom->line[hwirq].irq = irq;
+	return irq;
+}
+
+static void nsim_irq_dom_unmap(struct nsim_irq_dom *dom, unsigned int hwirq)
+{
+	if (!dom->line[hwirq].irq)
+		return;
+	irq_dispose_mapping(dom->line[hwirq].irq);
+	dom->line[hwirq].irq = 0;
+}
+
 static irqreturn_t nsim_irq_handler(int irq, void *data)
 {
 	struct nsim_irq_vec *vec = data;
+	struct nsim_rq *rq = &vec->ns->rq[vec->queue];
 
-	napi_schedule_irqoff(&vec->ns->rq[vec->queue].napi);
+	/*
+	 * A pool IRQ runs the handlers of all queues sharing it: only those
+	 * with packets have work, and a port never opened has no NAPI yet.
+	 * Still IRQ_HANDLED: a raise whose packet an earlier poll took is
+	 * not spurious.
+	 */
+	if (!skb_queue_empty_lockless(&rq->skb_queue))
+		napi_schedule_irqoff(&rq->napi);
 	return IRQ_HANDLED;
 }
 
@@ -136,7 +242,7 @@ static void nsim_irq_work(struct irq_work *work)
 	struct nsim_irq_vec *vec = container_of(work, struct nsim_irq_vec,
 						work);
 
-	generic_handle_irq(vec->irq);
+	generic_handle_irq(vec->line->irq);
 }
 
 /**
@@ -162,7 +268,7 @@ void nsim_irq_raise(struct netdevsim *ns, unsigned int queue)
 	}
 
 	vec = &ns->irqs->vec[queue];
-	cpu = READ_ONCE(vec->cpu);
+	cpu = READ_ONCE(vec->line->cpu);
 	if (!cpu_online(cpu))
 		cpu = smp_processor_id();
 	irq_work_queue_on(&vec->work, cpu);
@@ -190,7 +296,7 @@ int nsim_rq_page_pool_nid(struct nsim_rq *rq)
 
 	if (!vec)
 		return NUMA_NO_NODE;
-	return cpu_to_mem(READ_ONCE(vec->cpu));
+	return cpu_to_mem(READ_ONCE(vec->line->cpu));
 }
 
 /**
@@ -251,27 +357,64 @@ static void nsim_irq_debugfs_init(struct nsim_irq_vec *vec,
 				   &nsim_irq_page_nid_fops);
 }
 
+/* Give the queue a line: its own, or one of the device's pool. */
+static int nsim_irq_vec_get_line(struct nsim_irqs *irqs,
+				 struct nsim_irq_vec *vec)
+{
+	struct nsim_irq_pool *pool = irqs->pool;
+	int ret;
+
+	if (!pool) {
+		ret = nsim_irq_dom_map(irqs->dom, vec->queue);
+		if (ret < 0)
+			return ret;
+		vec->line = &irqs->dom->line[vec->queue];
+		return 0;
+	}
+
+	/* Any CPU: the pool places new vectors near the device's node. */
+	ret = irq_spread_pool_get(pool->pool, NULL);
+	if (ret < 0)
+		return ret;
+	vec->pool_vector = ret;
+	vec->line = &pool->dom->line[ret];
+	return 0;
+}
+
+static void nsim_irq_vec_put_line(struct nsim_irqs *irqs,
+				  struct nsim_irq_vec *vec)
+{
+	if (vec->pool_vector >= 0)
+		irq_spread_pool_put(irqs->pool->pool, vec->pool_vector);
+	else if (vec->line)
+		nsim_irq_dom_unmap(irqs->dom, vec->queue);
+	vec->pool_vector = -1;
+	vec->line = NULL;
+}
+
 static int nsim_irq_vec_init(struct nsim_irqs *irqs, struct netdevsim *ns,
 			     unsigned int queue)
 {
 	struct nsim_irq_vec *vec = &irqs->vec[queue];
-	int irq, err;
+	int err;
 
 	vec->ns = ns;
 	vec->queue = queue;
+	vec->pool_vector = -1;
 	vec->page_nid = NUMA_NO_NODE;
-	vec->cpu = cpumask_first(cpu_online_mask);
 	vec->work = IRQ_WORK_INIT_HARD(nsim_irq_work);
 	snprintf(vec->name, sizeof(vec->name), "nsim%up%u-rx%u",
 		 ns->nsim_bus_dev->dev.id, ns->nsim_dev_port->port_index,
 		 queue);
 
-	irq = irq_create_mapping(irqs->domain, queue);
-	if (!irq)
-		return -ENOMEM;
-	vec->irq = irq;
+	err = nsim_irq_vec_get_line(irqs, vec);
+	if (err)
+		return err;
+	vec->irq = vec->line->irq;
 
-	err = request_irq(irq, nsim_irq_handler, 0, vec->name, vec);
+	/* Queues of several ports may share a pool vector. */
+	err = request_irq(vec->irq, nsim_irq_handler,
+			  irqs->pool ? IRQF_SHARED : 0, vec->name, vec);
 	if (err)
 		return err;
 	vec->requested = true;
@@ -280,15 +423,15 @@ static int nsim_irq_vec_init(struct nsim_irqs *irqs, struct netdevsim *ns,
 	return 0;
 }
 
-static void nsim_irq_vec_fini(struct nsim_irq_vec *vec)
+static void nsim_irq_vec_fini(struct nsim_irqs *irqs, struct nsim_irq_vec *vec)
 {
 	debugfs_remove(vec->ddir);
 	/* The work names the IRQ: let a raise in flight end first. */
 	irq_work_sync(&vec->work);
 	if (vec->requested)
 		free_irq(vec->irq, vec);
-	if (vec->irq)
-		irq_dispose_mapping(vec->irq);
+	vec->requested = false;
+	nsim_irq_vec_put_line(irqs, vec);
 }
 
 static void nsim_irqs_free(struct nsim_irqs *irqs)
@@ -296,45 +439,152 @@ static void nsim_irqs_free(struct nsim_irqs *irqs)
 	unsigned int i;
 
 	for (i = 0; i < irqs->nvec; i++)
-		nsim_irq_vec_fini(&irqs->vec[i]);
-	if (irqs->domain)
-		irq_domain_remove(irqs->domain);
-	if (irqs->fwnode)
-		irq_domain_free_fwnode(irqs->fwnode);
+		nsim_irq_vec_fini(irqs, &irqs->vec[i]);
+	nsim_irq_dom_destroy(irqs->dom);
 	kfree(irqs);
+}
+
+static int nsim_irq_pool_request(void *priv, unsigned int vector,
+				 const struct cpumask *mask)
+{
+	struct nsim_irq_dom *dom = priv;
+	int irq, err;
+
+	irq = nsim_irq_dom_map(dom, vector);
+	if (irq < 0)
+		return irq;
+	/*
+	 * No affinity hint: the queues sharing the IRQ free it one by one,
+	 * and free_irq() warns about a hint still set.
+	 */
+	err = irq_set_affinity(irq, mask);
+	if (err) {
+		nsim_irq_dom_unmap(dom, vector);
+		return err;
+	}
+	return irq;
+}
+
+static void nsim_irq_pool_release(void *priv, unsigned int vector,
+				  unsigned int irq)
+{
+	nsim_irq_dom_unmap(priv, vector);
+}
+
+static const struct irq_spread_pool_ops nsim_irq_pool_ops = {
+	.request	= nsim_irq_pool_request,
+	.release	= nsim_irq_pool_release,
+};
+
+/*
+ * The device's pool, created when the first port after a write to the
+ * irq_pool debugfs knob needs it; its size is fixed from then on.
+ */
+static struct nsim_irq_pool *nsim_irq_pool_get(struct nsim_dev *nsim_dev)
+{
+	struct irq_spread_pool_info info = {
+		.node		= dev_to_node(&nsim_dev->nsim_bus_dev->dev),
+		.policy		= irq_spread_default_policy(),
+		.nr_vectors	= nsim_dev->irq_pool_size,
+		.ops		= &nsim_irq_pool_ops,
+	};
+	struct nsim_irq_pool *pool;
+	char name[32];
+	int err;
+
+	if (nsim_dev->irq_pool || !info.nr_vectors)
+		return nsim_dev->irq_pool;
+
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return ERR_PTR(-ENOMEM);
+	snprintf(name, sizeof(name), "nsim%upool",
+		 nsim_dev->nsim_bus_dev->dev.id);
+	pool->dom = nsim_irq_dom_create(name, info.nr_vectors);
+	if (!pool->dom) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+
+	snprintf(name, sizeof(name), DRV_NAME "%u",
+		 nsim_dev->nsim_bus_dev->dev.id);
+	info.name = name;
+	info.priv = pool->dom;
+	pool->pool = irq_spread_pool_create(&info);
+	if (IS_ERR(pool->pool)) {
+		err = PTR_ERR(pool->pool);
+		goto err_dom;
+	}
+
+	nsim_dev->irq_pool = pool;
+	return pool;
+
+err_dom:
+	nsim_irq_dom_destroy(pool->dom);
+err_free:
+	kfree(pool);
+	return ERR_PTR(err);
+}
+
+/**
+ * nsim_irq_pool_destroy() - destroy a device's pool of vectors
+ * @nsim_dev: the device, whose ports are all destroyed
+ *
+ * Does nothing if the device has no pool.
+ */
+void nsim_irq_pool_destroy(struct nsim_dev *nsim_dev)
+{
+	struct nsim_irq_pool *pool = nsim_dev->irq_pool;
+
+	if (!pool)
+		return;
+	irq_spread_pool_destroy(pool->pool);
+	nsim_irq_dom_destroy(pool->dom);
+	kfree(pool);
+	nsim_dev->irq_pool = NULL;
 }
 
 /**
  * nsim_irqs_init() - give a port one IRQ per RX queue
  * @ns: the port, with its RX queues allocated, not registered yet
  *
+ * The IRQs are the port's own, or, if the device's irq_pool debugfs knob
+ * was set to a number of vectors, taken from the device's pool: then
+ * queues of several ports may share an IRQ, which the pool places.
+ *
+ * Context: the devlink instance lock held (port creation).
  * Return: 0 or a negative errno, with nothing left behind.
  */
 int nsim_irqs_init(struct netdevsim *ns)
 {
 	unsigned int nvec = ns->netdev->num_rx_queues;
+	struct nsim_irq_pool *pool;
 	struct nsim_irqs *irqs;
 	char name[32];
 	unsigned int i;
 	int err;
 
+	pool = nsim_irq_pool_get(ns->nsim_dev);
+	if (IS_ERR(pool))
+		return PTR_ERR(pool);
+
 	irqs = kzalloc(struct_size(irqs, vec, nvec), GFP_KERNEL);
 	if (!irqs)
 		return -ENOMEM;
 	irqs->nvec = nvec;
+	irqs->pool = pool;
+	for (i = 0; i < nvec; i++)
+		irqs->vec[i].pool_vector = -1;
 
-	snprintf(name, sizeof(name), "nsim%up%u", ns->nsim_bus_dev->dev.id,
-		 ns->nsim_dev_port->port_index);
-	irqs->fwnode = irq_domain_alloc_named_fwnode(name);
-	if (!irqs->fwnode) {
-		err = -ENOMEM;
-		goto err_free;
-	}
-	irqs->domain = irq_domain_create_linear(irqs->fwnode, nvec,
-						&nsim_irq_domain_ops, irqs);
-	if (!irqs->domain) {
-		err = -ENOMEM;
-		goto err_free;
+	if (!pool) {
+		snprintf(name, sizeof(name), "nsim%up%u",
+			 ns->nsim_bus_dev->dev.id,
+			 ns->nsim_dev_port->port_index);
+		irqs->dom = nsim_irq_dom_create(name, nvec);
+		if (!irqs->dom) {
+			err = -ENOMEM;
+			goto err_free;
+		}
 	}
 
 	for (i = 0; i < nvec; i++) {
@@ -382,7 +632,8 @@ int nsim_irqs_register(struct netdevsim *ns)
 	struct irq_spread_dev *sd;
 	int err;
 
-	if (!irqs)
+	/* The pool places its vectors itself. */
+	if (!irqs || irqs->pool)
 		return 0;
 
 	nums = kcalloc(irqs->nvec, sizeof(*nums), GFP_KERNEL);

@@ -92,6 +92,8 @@ int irq_spread_topo_cpus(struct irq_spread_topology *topo, int node,
 void irq_spread_topo_release(struct irq_spread_topology *topo,
 			     unsigned int nvec, const unsigned long *masks,
 			     size_t stride);
+void irq_spread_topo_hold(struct irq_spread_topology *topo, unsigned int nvec,
+			  const unsigned long *masks, size_t stride);
 
 /**
  * struct irq_spread_nodes - a machine described by node distances

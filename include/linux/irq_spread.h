@@ -7,6 +7,8 @@
 #define _LINUX_IRQ_SPREAD_H
 
 struct cpumask;
+struct device;
+struct irq_spread_dev;
 struct irq_spread_pool;
 
 /**
@@ -37,6 +39,13 @@ void irq_spread_release(unsigned int nvec, const struct cpumask *masks);
 int irq_spread_apply(const unsigned int *irqs, unsigned int nvec,
 		     const struct cpumask *masks);
 void irq_spread_clear(const unsigned int *irqs, unsigned int nvec);
+
+struct irq_spread_dev *irq_spread_dev_register(struct device *dev, int node,
+					       const unsigned int *irqs,
+					       unsigned int nvec);
+void irq_spread_dev_unregister(struct irq_spread_dev *sd);
+int irq_spread_dev_set_vectors(struct irq_spread_dev *sd, unsigned int nvec);
+enum irq_spread_policy irq_spread_default_policy(void);
 
 /**
  * struct irq_spread_pool_ops - how a pool has its driver set vectors up

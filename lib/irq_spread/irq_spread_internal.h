@@ -12,10 +12,14 @@
 #define _LIB_IRQ_SPREAD_INTERNAL_H
 
 #include <linux/irq_spread.h>
+#include <linux/kobject.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+struct cpumask;
 struct dentry;
+struct device;
 struct seq_file;
 struct irq_spread_topology;
 
@@ -92,6 +96,8 @@ int irq_spread_topo_cpus(struct irq_spread_topology *topo, int node,
 void irq_spread_topo_release(struct irq_spread_topology *topo,
 			     unsigned int nvec, const unsigned long *masks,
 			     size_t stride);
+void irq_spread_topo_hold(struct irq_spread_topology *topo, unsigned int nvec,
+			  const unsigned long *masks, size_t stride);
 
 /**
  * struct irq_spread_nodes - a machine described by node distances
@@ -164,5 +170,105 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 int irq_spread_pool_topo_get(struct irq_spread_pool *pool,
 			     const unsigned long *cpus);
 int irq_spread_pool_show(struct seq_file *m, void *v);
+
+/**
+ * struct irq_spread_irq_ops - how registered devices reach their interrupts
+ * @set: set the affinity and the affinity hint of @irq to @mask, as
+ *	irq_set_affinity_and_hint() does; @mask stays valid and unchanged
+ *	until @clear or the next @set of @irq.  Return 0 or a negative errno.
+ * @clear: remove the affinity hint of @irq, leaving its affinity alone.
+ * @get: write the current affinity of @irq to @dst, @nr_cpus bits; return
+ *	false, leaving @dst alone, if @irq has none or it is not known (a move
+ *	still pending).
+ *
+ * The system's are the interrupt core's.  KUnit injects its own, so that
+ * it can test the device layer without interrupts (UML has none that take
+ * an affinity) and play the administrator.  None of them may call back into
+ * irq_spread; they are called with irq_spread_dev_lock held.
+ */
+struct irq_spread_irq_ops {
+	int (*set)(void *priv, unsigned int irq, const struct cpumask *mask);
+	void (*clear)(void *priv, unsigned int irq);
+	bool (*get)(void *priv, unsigned int irq, unsigned long *dst,
+		    unsigned int nr_cpus);
+};
+
+/**
+ * struct irq_spread_dev - a device registered with irq_spread
+ * @kobj: the device's ``irq_spread`` sysfs directory; its release frees the
+ *	structure
+ * @list: in the list of registered devices
+ * @topo: the machine
+ * @irq_ops: how to reach the vectors' interrupts
+ * @irq_priv: for @irq_ops
+ * @dev: the device
+ * @node: the device's NUMA node, or NUMA_NO_NODE
+ * @policy: how the device's vectors are placed
+ * @nvec: number of vectors registered
+ * @nr_active: number of vectors in use, the first ones; 0 until the first
+ *	placement
+ * @stride: distance between two masks of @placed, @applied and @spare, in
+ *	longs: enough for @topo->nr_cpus bits and for a struct cpumask
+ * @irqs: the vectors' Linux interrupt numbers, @nvec of them
+ * @admin: bitmap of @nvec bits: the vectors whose affinity the administrator
+ *	set, which no re-spread touches until a policy is written
+ * @placed: the placement of the @nr_active active vectors, counted in the
+ *	load of @topo
+ * @applied: per vector, the mask last applied to its interrupt: the
+ *	interrupt's affinity hint while the vector is active, and what its
+ *	affinity is compared with to notice the administrator's
+ * @spare: where the next placement is made
+ * @cur: scratch: one interrupt's current affinity
+ *
+ * Everything but @kobj, @topo, @irq_ops, @irq_priv, @dev, @node, @nvec,
+ * @stride and @irqs, which do not change, is protected by
+ * irq_spread_dev_lock.
+ */
+struct irq_spread_dev {
+	struct kobject kobj;
+	struct list_head list;
+	struct irq_spread_topology *topo;
+	const struct irq_spread_irq_ops *irq_ops;
+	void *irq_priv;
+	struct device *dev;
+	int node;
+	enum irq_spread_policy policy;
+	unsigned int nvec;
+	unsigned int nr_active;
+	size_t stride;
+	unsigned int *irqs;
+	unsigned long *admin;
+	unsigned long *placed;
+	unsigned long *applied;
+	unsigned long *spare;
+	unsigned long *cur;
+};
+
+extern struct mutex irq_spread_dev_lock;
+extern const struct kobj_type irq_spread_dev_ktype;
+
+int irq_spread_policy_list(char *buf, size_t size,
+			   enum irq_spread_policy active);
+int irq_spread_default_policy_set(const char *val, bool booting);
+
+struct irq_spread_dev *
+irq_spread_dev_topo_register(struct irq_spread_topology *topo,
+			     const struct irq_spread_irq_ops *irq_ops,
+			     void *irq_priv, struct device *dev, int node,
+			     const unsigned int *irqs, unsigned int nvec);
+void irq_spread_dev_free(struct irq_spread_dev *sd);
+int irq_spread_dev_set_policy(struct irq_spread_dev *sd,
+			      enum irq_spread_policy policy);
+void irq_spread_dev_find_admin(struct irq_spread_dev *sd);
+void irq_spread_devs_respread(struct irq_spread_topology *topo,
+			      const unsigned long *exclude);
+
+/* Vector @i's mask in @masks, one of the mask arrays of @sd. */
+static inline unsigned long *irq_spread_dev_mask(const struct irq_spread_dev *sd,
+						 unsigned long *masks,
+						 unsigned int i)
+{
+	return masks + i * sd->stride;
+}
 
 #endif /* _LIB_IRQ_SPREAD_INTERNAL_H */

@@ -6,7 +6,12 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/irq_spread.h>
+#include <linux/sprintf.h>
 #include <linux/string.h>
+
+#include <kunit/visibility.h>
+
+#include "irq_spread_internal.h"
 
 static const char * const irq_spread_policy_names[] = {
 	[IRQ_SPREAD_NUMA]	= "numa",
@@ -47,3 +52,31 @@ int irq_spread_policy_parse(const char *buf)
 	return sysfs_match_string(irq_spread_policy_names, buf);
 }
 EXPORT_SYMBOL_GPL(irq_spread_policy_parse);
+
+/**
+ * irq_spread_policy_list - write every policy name, the active one marked
+ * @buf: where to write
+ * @size: size of @buf
+ * @active: the policy to put in brackets
+ *
+ * Writes the names in &enum irq_spread_policy order, separated by spaces,
+ * @active in brackets, and a newline: ``numa [numa-core] core``, the format
+ * of ``/sys/block/<disk>/queue/scheduler``.  Used by every file that shows
+ * a policy, so that they all read alike.
+ *
+ * Return: the number of characters written, without the terminating NUL.
+ */
+int irq_spread_policy_list(char *buf, size_t size,
+			   enum irq_spread_policy active)
+{
+	enum irq_spread_policy p;
+	int len = 0;
+
+	for (p = 0; p < IRQ_SPREAD_NR_POLICIES; p++)
+		len += scnprintf(buf + len, size - len,
+				 p == active ? "%s[%s]" : "%s%s",
+				 p ? " " : "", irq_spread_policy_names[p]);
+	len += scnprintf(buf + len, size - len, "\n");
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_policy_list);

@@ -467,6 +467,32 @@ out:
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_cpus);
 
+/* Count @nvec placed masks in the load (@add), or take them out of it. */
+static void irq_spread_topo_account(struct irq_spread_topology *topo,
+				    unsigned int nvec, const unsigned long *masks,
+				    size_t stride, bool add)
+{
+	unsigned int i, cpu;
+
+	if (!masks || !nvec)
+		return;
+	mutex_lock(&topo->lock);
+	/* Only a spread allocates the load, and every caller follows one. */
+	if (WARN_ON_ONCE(!topo->load))
+		goto unlock;
+	for (i = 0; i < nvec; i++) {
+		for_each_set_bit(cpu, masks + i * stride, topo->nr_cpus) {
+			if (add)
+				topo->load[cpu]++;
+			/* Releasing what was not placed: keep the rest right. */
+			else if (!WARN_ON_ONCE(!topo->load[cpu]))
+				topo->load[cpu]--;
+		}
+	}
+unlock:
+	mutex_unlock(&topo->lock);
+}
+
 /**
  * irq_spread_topo_release - take a device's vectors out of a topology's load
  * @topo: the machine
@@ -480,21 +506,27 @@ void irq_spread_topo_release(struct irq_spread_topology *topo,
 			     unsigned int nvec, const unsigned long *masks,
 			     size_t stride)
 {
-	unsigned int i, cpu;
-
-	if (!masks || !nvec)
-		return;
-	mutex_lock(&topo->lock);
-	if (WARN_ON_ONCE(!topo->load))
-		goto unlock;
-	for (i = 0; i < nvec; i++) {
-		for_each_set_bit(cpu, masks + i * stride, topo->nr_cpus) {
-			/* Releasing what was not placed: keep the rest right. */
-			if (!WARN_ON_ONCE(!topo->load[cpu]))
-				topo->load[cpu]--;
-		}
-	}
-unlock:
-	mutex_unlock(&topo->lock);
+	irq_spread_topo_account(topo, nvec, masks, stride, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_release);
+
+/**
+ * irq_spread_topo_hold - count a placement in a topology's load again
+ * @topo: the machine
+ * @nvec: number of vectors
+ * @masks: masks that irq_spread_topo_cpus() wrote and that were released
+ *	with irq_spread_topo_release()
+ * @stride: as given to irq_spread_topo_cpus()
+ *
+ * Undoes irq_spread_topo_release(), for a caller that released a placement
+ * to make the next one without its own load in the way and could not make
+ * it: the old placement stays, and counts again.
+ *
+ * Context: process context, may sleep: takes @topo->lock.
+ */
+void irq_spread_topo_hold(struct irq_spread_topology *topo, unsigned int nvec,
+			  const unsigned long *masks, size_t stride)
+{
+	irq_spread_topo_account(topo, nvec, masks, stride, true);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_hold);

@@ -175,6 +175,7 @@ struct irq_spread_topology irq_spread_system = {
 	.ops	= &irq_spread_system_ops,
 	.lock	= __MUTEX_INITIALIZER(irq_spread_system.lock),
 };
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_system);
 
 /* nr_cpu_ids and nr_node_ids are final by now, and no driver probed yet. */
 static int __init irq_spread_system_init(void)

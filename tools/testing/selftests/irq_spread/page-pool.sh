@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The page pool follows its IRQ: a linked netdevsim pair passes frames; the
+# receiver's RX queue IRQ is moved to a CPU of another node through
+# /proc/irq/N/smp_affinity_list; after more frames, NAPI ran there, the
+# queue's page pool was retargeted (debugfs rqN/retargets rose) and new
+# pages come from that node (rqN/page_nid).  Then back again.
+
+. "$(dirname "$0")/lib.sh"
+irq_spread_python <<'PY'
+import socket
+import time
+from irq_spread_lib import *
+
+ETH_P = 0x88b5  # IEEE local experimental
+FRAMES = 32
+
+def link(a, b):
+    """Link two netdevsim ports of this network namespace."""
+    fd = os.open("/proc/self/ns/net", os.O_RDONLY)
+    try:
+        idx = [int(read("/sys/class/net/%s/ifindex" % d.ifname)) for d in (a, b)]
+        write_ok(NSIM_BUS + "/link_device", "%d:%d %d:%d" % (fd, idx[0], fd,
+                                                              idx[1]))
+    finally:
+        os.close(fd)
+
+
+def traffic(tx, rx, dst):
+    """Send FRAMES frames out of @tx; return once @rx received them all."""
+    frame = dst + bytes(6) + struct.pack("!H", ETH_P) + bytes(46)
+    for _ in range(FRAMES):
+        tx.send(frame)
+    got = 0
+    while got < FRAMES:
+        got += len(rx.recv(2048)) > 0
+
+
+def wait_for(cond, secs=20):
+    """Poll @cond: NAPI finishes a poll after it delivered the frames."""
+    end = time.monotonic() + secs
+    while not cond() and time.monotonic() < end:
+        time.sleep(0.05)
+    return cond()
+
+
+def test(t):
+    require_lib()
+    topo = Topology()
+    if not os.path.exists(NSIM_BUS + "/link_device"):
+        raise Skip("netdevsim without link_device")
+    if len([n for n in topo.nodes if topo.node_cpus[n]]) < 2:
+        raise Skip("needs two nodes with CPUs")
+    a = Nsim(7700, 1)
+    b = Nsim(7701, 1, topo.nodes[0])
+    link(a, b)
+    set_link(a.ifname, True)
+    set_link(b.ifname, True)
+    rq = b.debugfs_rq(0)
+    for f in ("irq", "retargets", "page_nid"):
+        if not os.path.exists("%s/%s" % (rq, f)):
+            raise Skip("no %s/%s" % (rq, f))
+    t.eq(int(read(rq + "/irq")), b.irqs[0], "debugfs irq is queue 0's IRQ")
+
+    tx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    tx.bind((a.ifname, ETH_P))
+    rx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P))
+    rx.bind((b.ifname, ETH_P))
+    rx.settimeout(20)
+    dst = bytes.fromhex(read(b.sysfs + "/address").replace(":", ""))
+
+    cpu = min(b.effective(0))
+    node = topo.cpu_node[cpu]
+    traffic(tx, rx, dst)
+    t.result(wait_for(lambda: int(read(rq + "/page_nid")) == node),
+             "pages from node %d of the IRQ's CPU %d" % (node, cpu),
+             "page_nid %s" % read(rq + "/page_nid"))
+
+    # To the farthest node, then back to where it was.
+    far = max(topo.nodes, key=lambda n: (topo.dist(node, n), n))
+    for dest in (min(topo.node_cpus[far] & topo.online()), cpu):
+        dnode = topo.cpu_node[dest]
+        before = int(read(rq + "/retargets"))
+        b.set_affinity(0, [dest])
+        t.eq(b.effective(0), frozenset([dest]),
+             "RX IRQ moved to CPU %d (node %d)" % (dest, dnode))
+        traffic(tx, rx, dst)
+        t.result(wait_for(lambda: int(read(rq + "/retargets")) > before and
+                          int(read(rq + "/page_nid")) == dnode),
+                 "page pool retargeted to node %d" % dnode,
+                 "retargets %d -> %s, page_nid %s"
+                 % (before, read(rq + "/retargets"), read(rq + "/page_nid")))
+    tx.close()
+    rx.close()
+
+
+run("irq_spread page pool follows its IRQ", test)
+PY

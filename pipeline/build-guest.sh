@@ -15,12 +15,14 @@ mode=$1
 out=$2
 frag=$PIPELINE_DIR/guest.config
 
-# Each symbol set in the fragment must have its value in .config; a symbol
+# Each symbol set in the fragment, and in the config fragment of the
+# irq_spread selftests, must have its value in .config; a symbol
 # whose dependencies are not met silently drops, so name it.
 verify_config()
 {
-	local line sym val bad=0
+	local line sym val bad=0 frags
 
+	frags=$(cat "$frag" "$SRC"/tools/testing/selftests/irq_spread/config)
 	while read -r line; do
 		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
 		sym=${line%%=*}
@@ -30,9 +32,9 @@ verify_config()
 		else
 			grep -qx "$line" "$out/.config" && continue
 		fi
-		echo "error: $frag sets $line, but the guest .config has: $(grep -E "^(# )?$sym[= ]" "$out/.config" || echo nothing)" >&2
+		echo "error: $frag or a selftest config sets $line, but the guest .config has: $(grep -E "^(# )?$sym[= ]" "$out/.config" || echo nothing)" >&2
 		bad=1
-	done < "$frag"
+	done <<< "$frags"
 	[ $bad -eq 0 ] || die "guest kernel config: symbols above did not stick (unmet dependencies?)"
 }
 

@@ -11,7 +11,8 @@
 #   gates        checkpatch --strict, kernel-doc, W=1, coccicheck
 #   kunit        KUnit under UML, one .kunitconfig per suite
 #   guest        waits for the guest: KUnit and kselftests in the NUMA
-#                guest, splat check
+#                guest, splat check; boots a second guest with
+#                isolcpus=managed_irq for the tests that need it
 #
 # Every stage runs even when an earlier one failed (except those that need
 # its output), so one run reports everything.  Ends with the stage times and
@@ -22,8 +23,14 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 STAGES="deps prepare guest-build gates kunit guest"
+# The second guest's extra boot arguments: CPUs that irq_spread must never
+# choose (a whole core, {2,3}, and one thread of another, 9).  It runs one
+# short test beside the first guest: no KUnit and no kmemleak scans, which
+# the first guest does, to leave it the host's CPUs.
+ISOLCPUS_ARGS="isolcpus=managed_irq,2-3,9 kunit.enable=0 kmemleak=off"
 GUEST_PID=
 GUEST_T0=
+ISOL_PID=
 LOG=$RUN/logs
 passed=0
 failed=0
@@ -189,6 +196,18 @@ stage_guest_build()
 	case " $want " in *" guest "*) guest_start ;; esac
 }
 
+# Write the job of a guest that runs the selftests of lists $2 (two at a
+# time) and $3 (then one at a time), either may be empty, to $1.
+guest_job()
+{
+	cat > "$1" <<-JOB
+		SRC=$SRC
+		LIST=$2
+		SERIAL_LIST=$3
+		. $PIPELINE_DIR/guest/selftests-job.sh
+	JOB
+}
+
 # Boot the guest in the background: it spends its minutes forking selftest
 # processes on one or two vCPUs, which leaves room on the host for the gates
 # and UML KUnit meanwhile.
@@ -197,16 +216,27 @@ guest_start()
 	local job=$RUN/guest-job.sh
 
 	mkdir -p "$RUN"
-	cat > "$job" <<-JOB
-		SRC=$SRC
-		LIST=$PIPELINE_DIR/netdevsim-selftests.list
-		. $PIPELINE_DIR/guest/selftests-job.sh
-	JOB
+	guest_job "$job" "$PIPELINE_DIR/netdevsim-selftests.list" \
+		"$PIPELINE_DIR/irq-spread-selftests.list"
 	echo "guest: booting in the background (console: $RUN/guest/console.log)"
 	GUEST_T0=$(date +%s)
 	bash "$PIPELINE_DIR/run-guest.sh" "$RUN/guest" "$job" 2400 \
 		> "$LOG/run-guest.log" 2>&1 &
 	GUEST_PID=$!
+}
+
+# The isolcpus guest runs one short list.  It boots once the gates and UML
+# KUnit are done, while the first guest's longest selftest leaves a host
+# core idle.
+isolcpus_start()
+{
+	local job=$RUN/guest-isolcpus-job.sh
+
+	guest_job "$job" "" "$PIPELINE_DIR/irq-spread-isolcpus.list"
+	echo "guest: booting a second guest with $ISOLCPUS_ARGS"
+	bash "$PIPELINE_DIR/run-guest.sh" "$RUN/guest-isolcpus" "$job" 900 \
+		"$ISOLCPUS_ARGS" > "$LOG/run-guest-isolcpus.log" 2>&1 &
+	ISOL_PID=$!
 }
 
 # Report splats in the guest's kernel log; each kind found is one failure.
@@ -228,16 +258,44 @@ check_splats()
 	fi
 }
 
+# Count the selftest results of a guest ($1: its OUTDIR, $2: its name, $3: a
+# prefix for its tests in the report, then its lists): each listed test must
+# have run.
+count_selftests()
+{
+	local out=$1 guest=$2 name=$3 listed=0 ran rc secs t l
+
+	shift 3
+	for l in "$@"; do
+		listed=$((listed + $(grep -c -v -E '^(#|$)' "$l")))
+	done
+	ran=$(cat "$out/selftests.rc" 2>/dev/null | wc -l)
+	[ "$ran" -eq "$listed" ] || fail "$guest: $ran of the $listed listed selftests ran"
+
+	while read -r rc secs t; do
+		case $rc in
+		0) passed=$((passed + 1)); echo "selftest ok   $name$t (${secs}s)" ;;
+		4) skipped=$((skipped + 1)); note "selftest skip $name$t (${secs}s)" ;;
+		*) fail "selftest $name$t (exit $rc, ${secs}s; log: $out/selftests/$(echo "$t" | tr / _).log)" ;;
+		esac
+	done < <(cat "$out/selftests.rc" 2>/dev/null)
+}
+
 stage_guest()
 {
-	local out=$RUN/guest rc secs t listed ran
+	local out=$RUN/guest iout=$RUN/guest-isolcpus rc
 
 	[ -n "$GUEST_PID" ] || guest_start
+	isolcpus_start
 	if ! wait "$GUEST_PID"; then
 		cat "$LOG/run-guest.log"
 		fail "guest: the guest did not finish its job"
 	fi
 	echo "guest: ran $(($(date +%s) - GUEST_T0))s from power-on to power-off"
+	if ! wait "$ISOL_PID"; then
+		cat "$LOG/run-guest-isolcpus.log"
+		fail "guest (isolcpus): the guest did not finish its job"
+	fi
 
 	(cd "$SRC" && python3 tools/testing/kunit/kunit.py parse "$out/dmesg.txt") \
 		> "$LOG/kunit-guest.log" 2>&1
@@ -245,18 +303,15 @@ stage_guest()
 
 	rc=$(cat "$out/job.rc" 2>/dev/null || echo none)
 	[ "$rc" = 0 ] || fail "guest: the guest job exited $rc (console: $out/console.log)"
-	listed=$(grep -c -v -E '^(#|$)' "$PIPELINE_DIR/netdevsim-selftests.list")
-	ran=$(cat "$out/selftests.rc" 2>/dev/null | wc -l)
-	[ "$ran" -eq "$listed" ] || fail "guest: $ran of the $listed listed selftests ran"
-
-	while read -r rc secs t; do
-		case $rc in
-		0) passed=$((passed + 1)); echo "selftest ok   $t (${secs}s)" ;;
-		4) skipped=$((skipped + 1)); note "selftest skip $t (${secs}s)" ;;
-		*) fail "selftest $t (exit $rc, ${secs}s; log: $out/selftests/$(echo "$t" | tr / _).log)" ;;
-		esac
-	done < <(cat "$out/selftests.rc" 2>/dev/null)
+	count_selftests "$out" guest "" "$PIPELINE_DIR/netdevsim-selftests.list" \
+		"$PIPELINE_DIR/irq-spread-selftests.list"
 	check_splats "$out"
+
+	rc=$(cat "$iout/job.rc" 2>/dev/null || echo none)
+	[ "$rc" = 0 ] || fail "guest (isolcpus): the guest job exited $rc (console: $iout/console.log)"
+	count_selftests "$iout" "guest (isolcpus)" "(isolcpus) " \
+		"$PIPELINE_DIR/irq-spread-isolcpus.list"
+	check_splats "$iout"
 }
 
 run_stage()

@@ -10,7 +10,6 @@
 #include <linux/init.h>
 #include <linux/limits.h>
 #include <linux/nodemask.h>
-#include <linux/rcupdate.h>
 #include <linux/sched/isolation.h>
 #include <linux/topology.h>
 
@@ -98,27 +97,19 @@ static const struct irq_spread_nodes irq_spread_system_nodes = {
 	.node_cpus	= irq_spread_system_node_cpus,
 };
 
+/*
+ * Hops by node_distance() over the nodes' CPU masks, rather than the
+ * scheduler's hop masks: those gain a CPU coming online only once it is
+ * active (CPUHP_AP_ACTIVE), after the re-spread of the online callback has
+ * run, and hold no mask at all for a node without CPUs.  The order of the
+ * hops is the same: nearer nodes first.
+ */
 static bool irq_spread_system_hop_cpus(const struct irq_spread_topology *topo,
 				       int node, unsigned int hop,
 				       unsigned long *dst)
 {
 	struct irq_spread_nodes nodes = irq_spread_system_nodes;
-	const struct cpumask *mask;
-	bool found;
 
-	rcu_read_lock();
-	mask = sched_numa_hop_mask(node, hop);
-	found = !IS_ERR_OR_NULL(mask);
-	if (found)
-		bitmap_copy(dst, cpumask_bits(mask), topo->nr_cpus);
-	rcu_read_unlock();
-
-	/*
-	 * An error is the end of the hops (or no NUMA at all); NULL is a node
-	 * without CPUs, which the scheduler keeps no masks for.
-	 */
-	if (found || mask)
-		return found;
 	nodes.nr_nodes = topo->nr_nodes;
 	return irq_spread_hop_by_distance(&nodes, node, hop, dst,
 					  topo->nr_cpus);

@@ -24,6 +24,10 @@ gates:
 kunit:
 	@bash $(PIPELINE)/check.sh deps prepare kunit
 
+## guest-build: the guest kernel only
+guest-build:
+	@bash $(PIPELINE)/check.sh deps prepare guest-build
+
 ## guest: the guest kernel, then KUnit and kselftests in the NUMA guest only
 guest:
 	@bash $(PIPELINE)/check.sh deps prepare guest-build guest

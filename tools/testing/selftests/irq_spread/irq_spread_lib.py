@@ -249,10 +249,10 @@ def spread(topo, node, nvec, policy, load=None, eligible=None):
 
     Every eligible CPU is a slot.  tier: the NUMA hop from @node; rank: the
     CPU's position among the eligible threads of its core, least loaded
-    first.  numa orders slots by tier, then CPU (least loaded core, least
-    loaded CPU, CPU number); numa-core by tier, rank, then likewise, and gives
-    each vector its slot's whole core (its eligible threads); core by rank,
-    tier, then likewise.  Vector i takes slot i modulo the number of slots.
+    first.  numa orders slots by tier, then least loaded CPU, then CPU
+    number; numa-core by tier, rank, least loaded core, least loaded CPU,
+    CPU number, and gives each vector its slot's whole core (its eligible
+    threads); core by rank, tier, then like numa-core.  Vector i takes slot i modulo the number of slots.
     @load: per-CPU count of vectors placed for other devices.
     """
     load = load or {}
@@ -268,7 +268,7 @@ def spread(topo, node, nvec, policy, load=None, eligible=None):
         return (core_load[c], load.get(c, 0), c)
 
     if policy == "numa":
-        key = lambda c: (topo.tier(node, c),) + near(c)
+        key = lambda c: (topo.tier(node, c), load.get(c, 0), c)
     elif policy == "numa-core":
         key = lambda c: (topo.tier(node, c), rank[c]) + near(c)
     elif policy == "core":
@@ -505,3 +505,53 @@ def run_cmd(*argv):
         raise RuntimeError("%s: exit %d: %s" % (" ".join(argv), p.returncode,
                                                 p.stdout.strip()))
     return p.stdout
+
+
+# ---------------------------------------------------------------------------
+# Traffic between two linked netdevsim ports
+
+ETH_P = 0x88b5  # IEEE local experimental
+FRAMES = 32
+
+
+def link(a, b):
+    """Link two netdevsim ports of this network namespace."""
+    fd = os.open("/proc/self/ns/net", os.O_RDONLY)
+    try:
+        idx = [int(read("/sys/class/net/%s/ifindex" % d.ifname))
+               for d in (a, b)]
+        write_ok(NSIM_BUS + "/link_device", "%d:%d %d:%d" % (fd, idx[0], fd,
+                                                              idx[1]))
+    finally:
+        os.close(fd)
+
+
+def packet_sockets(a, b):
+    """(tx, rx, dst): a raw socket sending out of @a, one receiving on @b,
+    and @b's MAC address."""
+    import socket
+    tx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    tx.bind((a.ifname, ETH_P))
+    rx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P))
+    rx.bind((b.ifname, ETH_P))
+    rx.settimeout(20)
+    dst = bytes.fromhex(read(b.sysfs + "/address").replace(":", ""))
+    return tx, rx, dst
+
+
+def traffic(tx, rx, dst):
+    """Send FRAMES frames out of @tx; return once @rx received them all."""
+    frame = dst + bytes(6) + struct.pack("!H", ETH_P) + bytes(46)
+    for _ in range(FRAMES):
+        tx.send(frame)
+    got = 0
+    while got < FRAMES:
+        got += len(rx.recv(2048)) > 0
+
+
+def wait_for(cond, secs=20):
+    """Poll @cond: NAPI finishes a poll after it delivered the frames."""
+    end = time.monotonic() + secs
+    while not cond() and time.monotonic() < end:
+        time.sleep(0.05)
+    return cond()

@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Pool mode: a netdevsim device whose irq_pool debugfs knob is set gives the
+# RX queues of the ports created afterwards IRQs from an irq_spread pool of
+# that many vectors.  Under each policy: every queue's IRQ is one of the
+# pool's, the pool's debugfs users match the handlers /proc/interrupts shows
+# on each IRQ, no vector has more than ceil(users / vectors), each vector
+# was placed, as it was requested, where the rules put one vector on the
+# load of those before it, the ports do not register with irq_spread, and
+# once the last port is gone every vector is released.
+
+. "$(dirname "$0")/lib.sh"
+irq_spread_python <<'PY'
+import math
+
+from irq_spread_lib import *
+
+VECTORS = 3
+PORTS = 4
+QUEUES = 2
+
+
+def pool_file(dev_id):
+    return "/sys/kernel/debug/irq_spread/pools/netdevsim%d" % dev_id
+
+
+def pool_state(dev_id):
+    """(header fields, {vector: (irq, users, cpus)}) of a pool's debugfs."""
+    lines = read(pool_file(dev_id)).splitlines()
+    f = lines[0].lstrip("# ").split()
+    head = dict(zip(f[0::2], f[1::2]))
+    if lines[1].split() != ["vector", "irq", "users", "cpus"]:
+        raise ValueError("pool header %r" % lines[1])
+    rows = {}
+    for line in lines[2:]:
+        v, irq, users, cpus = line.split("\t")
+        rows[int(v)] = (int(irq), int(users), parse_cpulist(cpus))
+    return head, rows
+
+
+def nsim_actions(dev_id):
+    """{irq: [action names]} of the device's queues in /proc/interrupts."""
+    out = {}
+    pat = re.compile(r"nsim%dp\d+-rx\d+" % dev_id)
+    with open("/proc/interrupts") as f:
+        for line in f:
+            m = re.match(r"^\s*(\d+):", line)
+            names = pat.findall(line)
+            if m and names:
+                out[int(m.group(1))] = names
+    return out
+
+
+def sequential(topo, node, policy, n):
+    """The CPUs of @n vectors requested one at a time, each placed on the
+    load of those before it."""
+    load, out = {}, []
+    for _ in range(n):
+        m = spread(topo, node, 1, policy, load)[0]
+        add_load(load, [m])
+        out.append(m)
+    return out
+
+
+def test(t):
+    topo = quiet_machine()
+    node = topo.nodes[-2] if len(topo.nodes) > 1 else topo.nodes[0]
+    users = PORTS * QUEUES
+    for i, policy in enumerate(POLICIES):
+        what = "%s, node %d" % (policy, node)
+        set_default_policy(policy)
+        dev_id = 7400 + i
+        dev = NSIM_BUS + "/devices/netdevsim%d" % dev_id
+        write_ok(NSIM_BUS + "/new_device", "%d 0 %d %d" % (dev_id, QUEUES, node))
+        try:
+            write_ok("%s/netdevsim%d/irq_pool" % (NSIM_DEBUGFS, dev_id),
+                     "%d" % VECTORS)
+            for p in range(PORTS):
+                write_ok(dev + "/new_port", "%d" % p)
+
+            head, rows = pool_state(dev_id)
+            t.eq((head.get("node"), head.get("policy"), head.get("users")),
+                 (str(node), policy, str(users)),
+                 "%s: pool on the device's node, policy, users" % what)
+            t.eq(sorted(rows), list(range(VECTORS)),
+                 "%s: every vector requested" % what)
+            most = max(u for _, u, _ in rows.values())
+            t.result(most <= math.ceil(users / VECTORS),
+                     "%s: at most ceil(%d/%d) users per vector"
+                     % (what, users, VECTORS), "a vector has %d" % most)
+
+            actions = nsim_actions(dev_id)
+            names = sorted(n for ns in actions.values() for n in ns)
+            t.eq(names, sorted("nsim%dp%d-rx%d" % (dev_id, p, q)
+                               for p in range(PORTS) for q in range(QUEUES)),
+                 "%s: one handler per queue" % what)
+            t.eq({irq: len(ns) for irq, ns in actions.items()},
+                 {irq: u for irq, u, _ in rows.values()},
+                 "%s: queues share the pool's IRQs as debugfs counts them"
+                 % what)
+            got = sorted(read("/proc/irq/%d/smp_affinity_list" % irq)
+                         for irq, _, _ in rows.values())
+            t.eq(got, sorted(fmt_cpulist(c) for _, _, c in rows.values()),
+                 "%s: debugfs CPUs match /proc/irq" % what)
+            want = sorted(fmt_cpulist(m)
+                          for m in sequential(topo, node, policy, VECTORS))
+            t.eq(got, want, "%s: vector CPUs" % what)
+            regs = glob.glob(dev + "/net/*/irq_spread")
+            t.eq(regs, [], "%s: pool ports not registered" % what)
+
+            for p in range(PORTS):
+                write_ok(dev + "/del_port", "%d" % p)
+            head, rows = pool_state(dev_id)
+            t.eq((head.get("users"), rows, nsim_actions(dev_id)),
+                 ("0", {}, {}), "%s: all released with the last port" % what)
+        finally:
+            write(NSIM_BUS + "/del_device", "%d" % dev_id)
+        t.result(not os.path.exists(pool_file(dev_id)),
+                 "%s: pool gone with the device" % what)
+
+
+run("irq_spread netdevsim pool mode", test)
+PY

@@ -24,10 +24,12 @@ set -uo pipefail
 
 STAGES="deps prepare guest-build gates kunit guest"
 # The second guest's extra boot arguments: CPUs that irq_spread must never
-# choose (a whole core, {2,3}, and one thread of another, 9).  It runs one
-# short test beside the first guest: no KUnit and no kmemleak scans, which
-# the first guest does, to leave it the host's CPUs.
-ISOLCPUS_ARGS="isolcpus=managed_irq,2-3,9 kunit.enable=0 kmemleak=off"
+# choose (a whole core, {2,3}, and one thread of another, 9), and a default
+# policy followed by a value that names none, which must be logged and
+# change nothing.  It runs short tests beside the first guest: no KUnit and
+# no kmemleak scans, which the first guest does, to leave it the host's CPUs.
+ISOLCPUS_ARGS="isolcpus=managed_irq,2-3,9 irq_spread.policy=numa-core"
+ISOLCPUS_ARGS+=" irq_spread.policy=no-such-policy kunit.enable=0 kmemleak=off"
 GUEST_PID=
 GUEST_T0=
 ISOL_PID=

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# irq_spread.policy= on the kernel command line: the system default policy
+# is the last value that names a policy (numa if none does), each value that
+# names none was logged and changed nothing, and a device registered now
+# takes that default.  Must run before anything writes the default; skips on
+# a kernel booted without irq_spread.policy=.
+
+. "$(dirname "$0")/lib.sh"
+irq_spread_python <<'PY'
+from irq_spread_lib import *
+
+
+def kernel_log():
+    """The kernel log's messages, read from /dev/kmsg without blocking."""
+    fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
+    msgs = []
+    try:
+        while True:
+            try:
+                rec = os.read(fd, 8192).decode(errors="replace")
+            except BlockingIOError:
+                break
+            except OSError as e:
+                if e.errno == errno.EPIPE:  # overwritten records: go on
+                    continue
+                raise
+            msgs.append(rec.split(";", 1)[-1].split("\n", 1)[0])
+    finally:
+        os.close(fd)
+    return msgs
+
+
+def test(t):
+    require_lib()
+    values = [a.split("=", 1)[1] for a in read("/proc/cmdline").split()
+              if a.startswith("irq_spread.policy=")]
+    if not values:
+        raise Skip("booted without irq_spread.policy=")
+    t.diag("irq_spread.policy= values on the command line: %s" % values)
+    log = kernel_log()
+    policy = "numa"
+    for v in values:
+        if v in POLICIES:
+            policy = v
+            continue
+        msg = 'irq_spread: unknown policy "%s" on the command line, ' \
+              'keeping %s' % (v, policy)
+        t.result(msg in log, "bad value %r logged, %s kept" % (v, policy),
+                 "no %r in the kernel log" % msg)
+    t.eq(active_policy(PARAM), policy, "the default is the boot value")
+    dev = Nsim(7900, 2)
+    t.eq(dev.policy(), policy, "a new device takes the boot default")
+
+
+run("irq_spread boot parameter", test)
+PY

@@ -9,40 +9,7 @@
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
-import socket
-import time
 from irq_spread_lib import *
-
-ETH_P = 0x88b5  # IEEE local experimental
-FRAMES = 32
-
-def link(a, b):
-    """Link two netdevsim ports of this network namespace."""
-    fd = os.open("/proc/self/ns/net", os.O_RDONLY)
-    try:
-        idx = [int(read("/sys/class/net/%s/ifindex" % d.ifname)) for d in (a, b)]
-        write_ok(NSIM_BUS + "/link_device", "%d:%d %d:%d" % (fd, idx[0], fd,
-                                                              idx[1]))
-    finally:
-        os.close(fd)
-
-
-def traffic(tx, rx, dst):
-    """Send FRAMES frames out of @tx; return once @rx received them all."""
-    frame = dst + bytes(6) + struct.pack("!H", ETH_P) + bytes(46)
-    for _ in range(FRAMES):
-        tx.send(frame)
-    got = 0
-    while got < FRAMES:
-        got += len(rx.recv(2048)) > 0
-
-
-def wait_for(cond, secs=20):
-    """Poll @cond: NAPI finishes a poll after it delivered the frames."""
-    end = time.monotonic() + secs
-    while not cond() and time.monotonic() < end:
-        time.sleep(0.05)
-    return cond()
 
 
 def test(t):
@@ -63,12 +30,7 @@ def test(t):
             raise Skip("no %s/%s" % (rq, f))
     t.eq(int(read(rq + "/irq")), b.irqs[0], "debugfs irq is queue 0's IRQ")
 
-    tx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-    tx.bind((a.ifname, ETH_P))
-    rx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P))
-    rx.bind((b.ifname, ETH_P))
-    rx.settimeout(20)
-    dst = bytes.fromhex(read(b.sysfs + "/address").replace(":", ""))
+    tx, rx, dst = packet_sockets(a, b)
 
     cpu = min(b.effective(0))
     node = topo.cpu_node[cpu]

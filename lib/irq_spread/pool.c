@@ -82,28 +82,6 @@ static unsigned int irq_spread_pool_share(const struct irq_spread_pool *pool)
 }
 
 /*
- * The cap within a NUMA hop level @near: the share of the requested
- * vectors whose CPUs are all in @near, if it is above the pool's.
- */
-static unsigned int irq_spread_pool_level_cap(const struct irq_spread_pool *pool,
-					      const unsigned long *near)
-{
-	unsigned int v, nr = 0, users = 0, share = irq_spread_pool_share(pool);
-
-	for (v = 0; v < pool->info.nr_vectors; v++) {
-		if (!pool->vec[v].users ||
-		    !bitmap_subset(irq_spread_pool_mask(pool, v), near,
-				   pool->topo->nr_cpus))
-			continue;
-		nr++;
-		users += pool->vec[v].users;
-	}
-	if (!nr)
-		return share;
-	return max(share, irq_spread_pool_cap(pool, users, nr));
-}
-
-/*
  * The least used requested vector with fewer than @cap users whose CPUs
  * are all in @cpus (%NULL: anywhere), lowest number among equals; -ENOSPC
  * if there is none.
@@ -139,7 +117,7 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 {
 	struct irq_spread_topology *topo = pool->topo;
 	unsigned int n = topo->nr_cpus, cpu, hop;
-	unsigned int share = irq_spread_pool_share(pool), cap;
+	unsigned int share = irq_spread_pool_share(pool);
 	bool found;
 	int v, node;
 
@@ -170,8 +148,14 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 		}
 		if (!found)
 			break;
-		cap = irq_spread_pool_level_cap(pool, pool->near);
-		v = irq_spread_pool_least_used(pool, pool->near, cap);
+		/*
+		 * The cap within a hop level is the share of the level's
+		 * vectors, if above the pool's: ceil((S + 1) / nr) for S
+		 * users of nr vectors.  The least used of them has at most
+		 * S / nr users, below it, so only max_users can stop it.
+		 */
+		v = irq_spread_pool_least_used(pool, pool->near,
+					       pool->info.max_users ?: UINT_MAX);
 		if (v >= 0)
 			return v;
 	}

@@ -44,7 +44,8 @@ def test(t):
     pair(t, topo, "numa-core", None, queues, True)
     pair(t, topo, "core", None, queues, True)
     node = topo.nodes[0]
-    pair(t, topo, "numa", node, len(topo.node_cpus[node]), False)
+    pair(t, topo, "numa", node, len(topo.node_cpus[node] & topo.eligible()),
+         False)
 
 
 run("irq_spread load across devices", test)

@@ -10,9 +10,11 @@
 #                background, beside gates and kunit
 #   gates        checkpatch --strict, kernel-doc, W=1, coccicheck
 #   kunit        KUnit under UML, one .kunitconfig per suite
-#   guest        waits for the guest: KUnit and kselftests in the NUMA
-#                guest, splat check; boots a second guest with
-#                isolcpus=managed_irq for the tests that need it
+#   guest        two guests on the NUMA + SMT machine: the first (booted
+#                after guest-build) runs the built-in KUnit suites, the
+#                upstream netdevsim selftests and the irq_spread ones; the
+#                second, booted with isolcpus= and irq_spread.policy=, the
+#                tests that need those; results and splat checks of both
 #
 # Every stage runs even when an earlier one failed (except those that need
 # its output), so one run reports everything.  Ends with the stage times and
@@ -23,16 +25,21 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 STAGES="deps prepare guest-build gates kunit guest"
-# The second guest's extra boot arguments: CPUs that irq_spread must never
-# choose (a whole core, {2,3}, and one thread of another, 9), and a default
-# policy followed by a value that names none, which must be logged and
-# change nothing.  It runs short tests beside the first guest: no KUnit and
-# no kmemleak scans, which the first guest does, to leave it the host's CPUs.
-ISOLCPUS_ARGS="isolcpus=managed_irq,2-3,9 irq_spread.policy=numa-core"
-ISOLCPUS_ARGS+=" irq_spread.policy=no-such-policy kunit.enable=0 kmemleak=off"
+# The guests, each "name|boot arguments|selftest list run two at a time|
+# list run one at a time".  The first runs the KUnit suites built into the
+# kernel at boot, the upstream netdevsim selftests, then the irq_spread
+# ones, which expect placements computed from every device's load, alone.
+# The second boots with CPUs that irq_spread must never choose (a whole
+# core, {2,3}, and one thread of another, 9) and with a default policy
+# followed by a value that names none, which must be logged and change
+# nothing; it runs two short tests and has no leaks to scan for.
+GUEST_MAIN="guest||$PIPELINE_DIR/netdevsim-selftests.list|$PIPELINE_DIR/irq-spread-selftests.list"
+GUEST_MORE=(
+	"guest-isolcpus|isolcpus=managed_irq,2-3,9 irq_spread.policy=numa-core irq_spread.policy=no-such-policy kunit.enable=0 kmemleak=off||$PIPELINE_DIR/irq-spread-isolcpus.list"
+)
 GUEST_PID=
 GUEST_T0=
-ISOL_PID=
+MORE_PID=
 LOG=$RUN/logs
 passed=0
 failed=0
@@ -94,19 +101,46 @@ stage_prepare()
 	bash "$PIPELINE_DIR/prepare-tree.sh" || { fail "prepare: build tree not ready"; return 1; }
 }
 
+# checkpatch's verdict on a file depends only on its path, its content and
+# the base tree's checkpatch.pl: files found clean are remembered under
+# $BUILD/checkpatch-clean, so that a warm run checks only what changed.
+checkpatch_key()
+{
+	{ cat "$SRC/.irq_spread-base"; echo "$1"; cat "$2"; } | sha256sum |
+		cut -c1-64
+}
+
+# Run checkpatch.pl --strict, with option $1 (-f or nothing), in $SRC on
+# the files named in $2 (relative to $SRC, or absolute) that it did not find
+# clean before.
+checkpatch_new()
+{
+	local mode=$1 f k todo=() keys=()
+
+	for f in $2; do
+		k=$(cd "$SRC" && checkpatch_key "$f" "$f")
+		[ -e "$BUILD/checkpatch-clean/$k" ] && continue
+		todo+=("$f")
+		keys+=("$k")
+	done
+	[ ${#todo[@]} -gt 0 ] || return 0
+	# shellcheck disable=SC2086
+	(cd "$SRC" && perl scripts/checkpatch.pl --strict --terse --no-summary \
+		--show-types $mode "${todo[@]}") || return 1
+	mkdir -p "$BUILD/checkpatch-clean"
+	for k in "${keys[@]}"; do
+		: > "$BUILD/checkpatch-clean/$k"
+	done
+}
+
 gate_checkpatch()
 {
 	local files p bad=0
 
-	# shellcheck disable=SC2046
 	files=$(project_files '\.(c|h)$|(^|/)Kconfig[^/]*$')
-	if [ -n "$files" ] && ! (cd "$SRC" && perl scripts/checkpatch.pl --strict --terse \
-			--no-summary --show-types -f $files); then
-		bad=1
-	fi
+	checkpatch_new -f "$files" || bad=1
 	for p in $(grep -v -E '^(#|$)' "$REPO_DIR/patches/series" 2>/dev/null); do
-		(cd "$SRC" && perl scripts/checkpatch.pl --strict --terse --no-summary \
-			--show-types "$REPO_DIR/patches/$p") || bad=1
+		checkpatch_new "" "$REPO_DIR/patches/$p" || bad=1
 	done
 	[ $bad -eq 0 ] || fail "gates: checkpatch --strict"
 }
@@ -198,47 +232,57 @@ stage_guest_build()
 	case " $want " in *" guest "*) guest_start ;; esac
 }
 
-# Write the job of a guest that runs the selftests of lists $2 (two at a
-# time) and $3 (then one at a time), either may be empty, to $1.
-guest_job()
+# Boot guest $1 (a GUEST_* entry) and run its job; its results go to
+# $RUN/<name>, its qemu log to $LOG/run-<name>.log.
+guest_run()
 {
-	cat > "$1" <<-JOB
+	local name args list serial job
+
+	IFS='|' read -r name args list serial <<< "$1"
+	job=$RUN/$name-job.sh
+	cat > "$job" <<-JOB
 		SRC=$SRC
-		LIST=$2
-		SERIAL_LIST=$3
+		LIST=$list
+		SERIAL_LIST=$serial
 		. $PIPELINE_DIR/guest/selftests-job.sh
 	JOB
+	echo "$name: booting${args:+ with $args} (console: $RUN/$name/console.log)"
+	bash "$PIPELINE_DIR/run-guest.sh" "$RUN/$name" "$job" 2400 "$args" \
+		> "$LOG/run-$name.log" 2>&1
 }
 
-# Boot the guest in the background: it spends its minutes forking selftest
-# processes on one or two vCPUs, which leaves room on the host for the gates
-# and UML KUnit meanwhile.
+# Boot the first guest in the background: it spends its minutes forking
+# selftest processes on one or two vCPUs, which leaves room on the host for
+# the gates and UML KUnit meanwhile.
 guest_start()
 {
-	local job=$RUN/guest-job.sh
-
 	mkdir -p "$RUN"
-	guest_job "$job" "$PIPELINE_DIR/netdevsim-selftests.list" \
-		"$PIPELINE_DIR/irq-spread-selftests.list"
-	echo "guest: booting in the background (console: $RUN/guest/console.log)"
 	GUEST_T0=$(date +%s)
-	bash "$PIPELINE_DIR/run-guest.sh" "$RUN/guest" "$job" 2400 \
-		> "$LOG/run-guest.log" 2>&1 &
+	guest_run "$GUEST_MAIN" &
 	GUEST_PID=$!
 }
 
-# The isolcpus guest runs one short list.  It boots once the gates and UML
-# KUnit are done, while the first guest's longest selftest leaves a host
-# core idle.
-isolcpus_start()
+# The other guests, one after the other in the background, once the first
+# guest is done with its parallel selftests (or has stopped).  Every guest
+# competes for the host's two cores, and the longest of those selftests,
+# ethtool-coalesce.sh, ran 35% longer beside another guest: the first
+# guest's serial tests and kmemleak scans leave more room.  Each one's exit
+# code lands in $RUN/<name>.rc.
+guests_more_start()
 {
-	local job=$RUN/guest-isolcpus-job.sh
+	local g list n
 
-	guest_job "$job" "" "$PIPELINE_DIR/irq-spread-isolcpus.list"
-	echo "guest: booting a second guest with $ISOLCPUS_ARGS"
-	bash "$PIPELINE_DIR/run-guest.sh" "$RUN/guest-isolcpus" "$job" 900 \
-		"$ISOLCPUS_ARGS" > "$LOG/run-guest-isolcpus.log" 2>&1 &
-	ISOL_PID=$!
+	IFS='|' read -r _ _ list _ <<< "$GUEST_MAIN"
+	n=$(grep -c -v -E '^(#|$)' "$list")
+	for g in "${GUEST_MORE[@]}"; do
+		while kill -0 "$GUEST_PID" 2> /dev/null &&
+		      [ "$(cat "$RUN/guest/selftests.rc" 2>/dev/null | wc -l)" -lt "$n" ]; do
+			sleep 2
+		done
+		guest_run "$g"
+		echo $? > "$RUN/${g%%|*}.rc"
+	done &
+	MORE_PID=$!
 }
 
 # Report splats in the guest's kernel log; each kind found is one failure.
@@ -283,37 +327,46 @@ count_selftests()
 	done < <(cat "$out/selftests.rc" 2>/dev/null)
 }
 
+# Check a guest's results ($1: a GUEST_* entry, $2: whether its qemu run
+# ended well): its job's exit code, its selftests, its kernel log.
+guest_results()
+{
+	local name args list serial out rc tag lists=()
+
+	IFS='|' read -r name args list serial <<< "$1"
+	out=$RUN/$name
+	tag=${name#guest}
+	tag=${tag#-}
+	if [ "$2" != 0 ]; then
+		cat "$LOG/run-$name.log"
+		fail "$name: the guest did not finish its job"
+	fi
+	rc=$(cat "$out/job.rc" 2>/dev/null || echo none)
+	[ "$rc" = 0 ] || fail "$name: the guest job exited $rc (console: $out/console.log)"
+	[ -z "$list" ] || lists+=("$list")
+	[ -z "$serial" ] || lists+=("$serial")
+	count_selftests "$out" "$name" "${tag:+($tag) }" "${lists[@]}"
+	check_splats "$out"
+}
+
 stage_guest()
 {
-	local out=$RUN/guest iout=$RUN/guest-isolcpus rc
+	local rc g
 
 	[ -n "$GUEST_PID" ] || guest_start
-	isolcpus_start
-	if ! wait "$GUEST_PID"; then
-		cat "$LOG/run-guest.log"
-		fail "guest: the guest did not finish its job"
-	fi
+	guests_more_start
+	wait "$GUEST_PID"
+	rc=$?
 	echo "guest: ran $(($(date +%s) - GUEST_T0))s from power-on to power-off"
-	if ! wait "$ISOL_PID"; then
-		cat "$LOG/run-guest-isolcpus.log"
-		fail "guest (isolcpus): the guest did not finish its job"
-	fi
-
-	(cd "$SRC" && python3 tools/testing/kunit/kunit.py parse "$out/dmesg.txt") \
+	(cd "$SRC" && python3 tools/testing/kunit/kunit.py parse "$RUN/guest/dmesg.txt") \
 		> "$LOG/kunit-guest.log" 2>&1
 	count_kunit "kunit (guest)" "$LOG/kunit-guest.log"
+	guest_results "$GUEST_MAIN" $rc
 
-	rc=$(cat "$out/job.rc" 2>/dev/null || echo none)
-	[ "$rc" = 0 ] || fail "guest: the guest job exited $rc (console: $out/console.log)"
-	count_selftests "$out" guest "" "$PIPELINE_DIR/netdevsim-selftests.list" \
-		"$PIPELINE_DIR/irq-spread-selftests.list"
-	check_splats "$out"
-
-	rc=$(cat "$iout/job.rc" 2>/dev/null || echo none)
-	[ "$rc" = 0 ] || fail "guest (isolcpus): the guest job exited $rc (console: $iout/console.log)"
-	count_selftests "$iout" "guest (isolcpus)" "(isolcpus) " \
-		"$PIPELINE_DIR/irq-spread-isolcpus.list"
-	check_splats "$iout"
+	wait "$MORE_PID"
+	for g in "${GUEST_MORE[@]}"; do
+		guest_results "$g" "$(cat "$RUN/${g%%|*}.rc" 2>/dev/null || echo none)"
+	done
 }
 
 run_stage()

@@ -331,6 +331,21 @@ def quiet_machine():
 # ---------------------------------------------------------------------------
 # netdevsim devices and their IRQs
 
+def nsim_irq_actions(dev_id):
+    """{irq: [action names]} of netdevsim device @dev_id's RX queues in
+    /proc/interrupts: nsim<ID>p<port>-rx<queue>, several on an IRQ that
+    queues share (pool mode)."""
+    out = {}
+    pat = re.compile(r"\bnsim%dp\d+-rx\d+\b" % dev_id)
+    with open("/proc/interrupts") as f:
+        for line in f:
+            m = re.match(r"^\s*(\d+):", line)
+            names = pat.findall(line)
+            if m and names:
+                out[int(m.group(1))] = names
+    return out
+
+
 class Nsim:
     """A netdevsim device with one port, @queues queues, on @node."""
 
@@ -358,12 +373,9 @@ class Nsim:
     def _find_irqs(self):
         """Queue -> IRQ from /proc/interrupts, by netdevsim's IRQ names."""
         irqs = {}
-        pat = re.compile(r"^\s*(\d+):.*\snsim%dp\d+-rx(\d+)\s*$" % self.id)
-        with open("/proc/interrupts") as f:
-            for line in f:
-                m = pat.match(line)
-                if m:
-                    irqs[int(m.group(2))] = int(m.group(1))
+        for irq, names in nsim_irq_actions(self.id).items():
+            for name in names:
+                irqs[int(name.rsplit("-rx", 1)[1])] = irq
         if sorted(irqs) != list(range(self.queues)):
             raise RuntimeError("netdevsim%d: IRQs of queues %s in "
                                "/proc/interrupts, want 0-%d"

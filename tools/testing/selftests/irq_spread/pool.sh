@@ -39,19 +39,6 @@ def pool_state(dev_id):
     return head, rows
 
 
-def nsim_actions(dev_id):
-    """{irq: [action names]} of the device's queues in /proc/interrupts."""
-    out = {}
-    pat = re.compile(r"nsim%dp\d+-rx\d+" % dev_id)
-    with open("/proc/interrupts") as f:
-        for line in f:
-            m = re.match(r"^\s*(\d+):", line)
-            names = pat.findall(line)
-            if m and names:
-                out[int(m.group(1))] = names
-    return out
-
-
 def sequential(topo, node, policy, n):
     """The CPUs of @n vectors requested one at a time, each placed on the
     load of those before it."""
@@ -90,7 +77,7 @@ def test(t):
                      "%s: at most ceil(%d/%d) users per vector"
                      % (what, users, VECTORS), "a vector has %d" % most)
 
-            actions = nsim_actions(dev_id)
+            actions = nsim_irq_actions(dev_id)
             names = sorted(n for ns in actions.values() for n in ns)
             t.eq(names, sorted("nsim%dp%d-rx%d" % (dev_id, p, q)
                                for p in range(PORTS) for q in range(QUEUES)),
@@ -112,7 +99,7 @@ def test(t):
             for p in range(PORTS):
                 write_ok(dev + "/del_port", "%d" % p)
             head, rows = pool_state(dev_id)
-            t.eq((head.get("users"), rows, nsim_actions(dev_id)),
+            t.eq((head.get("users"), rows, nsim_irq_actions(dev_id)),
                  ("0", {}, {}), "%s: all released with the last port" % what)
         finally:
             write(NSIM_BUS + "/del_device", "%d" % dev_id)

@@ -12,7 +12,7 @@
 #   kunit        KUnit under UML, one .kunitconfig per suite
 #   guest        two guests on the NUMA + SMT machine: the first (booted
 #                after guest-build) runs the built-in KUnit suites, the
-#                upstream netdevsim selftests and the irq_spread ones; the
+#                irq_spread selftests, then the upstream netdevsim ones; the
 #                second, booted with isolcpus= and irq_spread.policy=, the
 #                tests that need those; results and splat checks of both
 #
@@ -25,17 +25,18 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 STAGES="deps prepare guest-build gates kunit guest"
-# The guests, each "name|boot arguments|selftest list run two at a time|
-# list run one at a time".  The first runs the KUnit suites built into the
-# kernel at boot, the upstream netdevsim selftests, then the irq_spread
-# ones, which expect placements computed from every device's load, alone.
-# The second boots with CPUs that irq_spread must never choose (a whole
-# core, {2,3}, and one thread of another, 9) and with a default policy
-# followed by a value that names none, which must be logged and change
-# nothing; it runs two short tests and has no leaks to scan for.
-GUEST_MAIN="guest||$PIPELINE_DIR/netdevsim-selftests.list|$PIPELINE_DIR/irq-spread-selftests.list"
+# The guests, each "name|boot arguments|selftest list run one at a time|
+# list run two at a time, after kmemleak's report" (selftests-job.sh).  The
+# first runs the KUnit suites built into the kernel at boot, the irq_spread
+# selftests, which expect placements computed from every device's load, alone,
+# then the upstream netdevsim ones.  The second boots with CPUs that
+# irq_spread must never choose (a whole core, {2,3}, and one thread of
+# another, 9) and with a default policy followed by a value that names none,
+# which must be logged and change nothing; it runs two short tests and has no
+# leaks to scan for.
+GUEST_MAIN="guest||$PIPELINE_DIR/irq-spread-selftests.list|$PIPELINE_DIR/netdevsim-selftests.list"
 GUEST_MORE=(
-	"guest-isolcpus|isolcpus=managed_irq,2-3,9 irq_spread.policy=numa-core irq_spread.policy=no-such-policy kunit.enable=0 kmemleak=off||$PIPELINE_DIR/irq-spread-isolcpus.list"
+	"guest-isolcpus|isolcpus=managed_irq,2-3,9 irq_spread.policy=numa-core irq_spread.policy=no-such-policy kunit.enable=0 kmemleak=off|$PIPELINE_DIR/irq-spread-isolcpus.list|"
 )
 GUEST_PID=
 GUEST_T0=
@@ -236,14 +237,15 @@ stage_guest_build()
 # $RUN/<name>, its qemu log to $LOG/run-<name>.log.
 guest_run()
 {
-	local name args list serial job
+	local name args alone paired job
 
-	IFS='|' read -r name args list serial <<< "$1"
+	IFS='|' read -r name args alone paired <<< "$1"
 	job=$RUN/$name-job.sh
 	cat > "$job" <<-JOB
 		SRC=$SRC
-		LIST=$list
-		SERIAL_LIST=$serial
+		PIPELINE_DIR=$PIPELINE_DIR
+		ALONE_LIST=$alone
+		PAIRED_LIST=$paired
 		. $PIPELINE_DIR/guest/selftests-job.sh
 	JOB
 	echo "$name: booting${args:+ with $args} (console: $RUN/$name/console.log)"
@@ -262,23 +264,15 @@ guest_start()
 	GUEST_PID=$!
 }
 
-# The other guests, one after the other in the background, once the first
-# guest is done with its parallel selftests (or has stopped).  Every guest
-# competes for the host's two cores, and the longest of those selftests,
-# ethtool-coalesce.sh, ran 35% longer beside another guest: the first
-# guest's serial tests and kmemleak scans leave more room.  Each one's exit
-# code lands in $RUN/<name>.rc.
+# The other guests, one after the other in the background, once the gates
+# and UML KUnit are done: every guest competes for the host's two cores, and
+# the first guest's longest selftest, ethtool-coalesce.sh, ran 35% longer
+# beside another guest.  Each one's exit code lands in $RUN/<name>.rc.
 guests_more_start()
 {
-	local g list n
+	local g
 
-	IFS='|' read -r _ _ list _ <<< "$GUEST_MAIN"
-	n=$(grep -c -v -E '^(#|$)' "$list")
 	for g in "${GUEST_MORE[@]}"; do
-		while kill -0 "$GUEST_PID" 2> /dev/null &&
-		      [ "$(cat "$RUN/guest/selftests.rc" 2>/dev/null | wc -l)" -lt "$n" ]; do
-			sleep 2
-		done
 		guest_run "$g"
 		echo $? > "$RUN/${g%%|*}.rc"
 	done &
@@ -331,9 +325,9 @@ count_selftests()
 # ended well): its job's exit code, its selftests, its kernel log.
 guest_results()
 {
-	local name args list serial out rc tag lists=()
+	local name args alone paired out rc tag lists=()
 
-	IFS='|' read -r name args list serial <<< "$1"
+	IFS='|' read -r name args alone paired <<< "$1"
 	out=$RUN/$name
 	tag=${name#guest}
 	tag=${tag#-}
@@ -343,8 +337,8 @@ guest_results()
 	fi
 	rc=$(cat "$out/job.rc" 2>/dev/null || echo none)
 	[ "$rc" = 0 ] || fail "$name: the guest job exited $rc (console: $out/console.log)"
-	[ -z "$list" ] || lists+=("$list")
-	[ -z "$serial" ] || lists+=("$serial")
+	[ -z "$alone" ] || lists+=("$alone")
+	[ -z "$paired" ] || lists+=("$paired")
 	count_selftests "$out" "$name" "${tag:+($tag) }" "${lists[@]}"
 	check_splats "$out"
 }

@@ -7,8 +7,8 @@
 # runs the job the host left there as job.sh, and powers off.
 #
 # The job's exit code lands in results/job.rc; results/done marks a job that
-# ran to its end.  dmesg and kmemleak's report are saved for the host's splat
-# check.
+# ran to its end.  dmesg and kmemleak's report (kmemleak-report.sh) are saved
+# for the host's splat check.
 
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8 TERM=dumb
@@ -46,13 +46,8 @@ else
 	echo "init: no job.sh in the results folder" > /dev/console
 fi
 
-if [ -w /sys/kernel/debug/kmemleak ]; then
-	# Two scans: an object is reported only once it stayed unreferenced
-	# across a scan, which keeps short-lived allocations out of the report.
-	echo scan > /sys/kernel/debug/kmemleak
-	echo scan > /sys/kernel/debug/kmemleak
-	cat /sys/kernel/debug/kmemleak > $RESULTS/kmemleak.txt
-fi
+# kmemleak's report, unless the job saved it already.
+bash "${0%/*}/kmemleak-report.sh"
 dmesg > $RESULTS/dmesg.txt
 touch $RESULTS/done
 sync

@@ -34,6 +34,7 @@
 #include <asm/page.h>
 
 #include "irq_spread_internal.h"
+#include "irq_spread_kunit_machine.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -42,17 +43,12 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define FAKE_MAX_IRQS	512
 #define FAKE_NR_CPUS	8
 
-/*
- * Two nodes of two SMT2 cores: node 0 is CPUs 0-3, node 1 CPUs 4-7,
- * siblings 2k and 2k + 1, distances 10 and 20.  @online is what the engine
- * sees as online (and eligible), for the hotplug tests to change.
- */
-struct fake_machine {
-	struct irq_spread_topology topo;
-	struct irq_spread_nodes nodes;
-	unsigned long online;
-	unsigned long node_cpus[2];
-	unsigned long siblings[FAKE_NR_CPUS];
+/* Two nodes of two SMT2 cores, siblings 2k and 2k + 1, distances 10, 20. */
+static const char * const two_nodes[] = { "0-3", "4-7" };
+
+static const struct test_machine two_node = {
+	.name = "2N SMT2", .nr_cpus = FAKE_NR_CPUS, .nr_nodes = 2,
+	.node_cpus = two_nodes, .remote = 20, .smt = 2,
 };
 
 /**
@@ -69,61 +65,15 @@ struct fake_irqs {
 	unsigned int fail_irq;
 };
 
+/*
+ * A test's device: @m is the machine it is on, whose CPUs the hotplug tests
+ * take offline.
+ */
 struct dev_test {
-	struct fake_machine m;
+	struct test_topo *m;
 	struct fake_irqs irqs;
 	unsigned int irq_nrs[FAKE_MAX_IRQS];
 	struct device *dev;
-};
-
-static struct fake_machine *to_fake(const struct irq_spread_topology *topo)
-{
-	return container_of(topo, struct fake_machine, topo);
-}
-
-static int fake_distance(const void *priv, int from, int to)
-{
-	return from == to ? 10 : 20;
-}
-
-static const unsigned long *fake_node_cpus(const void *priv, int node)
-{
-	const struct fake_machine *m = priv;
-
-	return &m->node_cpus[node];
-}
-
-static bool fake_hop_cpus(const struct irq_spread_topology *topo, int node,
-			  unsigned int hop, unsigned long *dst)
-{
-	return irq_spread_hop_by_distance(&to_fake(topo)->nodes, node, hop, dst,
-					  topo->nr_cpus);
-}
-
-static const unsigned long *fake_sibling_cpus(const struct irq_spread_topology *topo,
-					      unsigned int cpu)
-{
-	return &to_fake(topo)->siblings[cpu];
-}
-
-static void fake_online_cpus(const struct irq_spread_topology *topo,
-			     unsigned long *dst)
-{
-	*dst = to_fake(topo)->online;
-}
-
-static int fake_cpu_node(const struct irq_spread_topology *topo,
-			 unsigned int cpu)
-{
-	return cpu / 4;
-}
-
-static const struct irq_spread_topology_ops fake_topo_ops = {
-	.hop_cpus	= fake_hop_cpus,
-	.sibling_cpus	= fake_sibling_cpus,
-	.eligible_cpus	= fake_online_cpus,
-	.online_cpus	= fake_online_cpus,
-	.cpu_node	= fake_cpu_node,
 };
 
 /* No assertion: the callers hold irq_spread_dev_lock. */
@@ -170,11 +120,6 @@ static const struct irq_spread_irq_ops fake_irq_ops = {
 	.get	= fake_get,
 };
 
-static void dev_test_topo_destroy(void *topo)
-{
-	irq_spread_topology_destroy(topo);
-}
-
 static void dev_test_restore_default(void *policy)
 {
 	irq_spread_default_policy_set(irq_spread_policy_name((uintptr_t)policy),
@@ -194,25 +139,10 @@ static void dev_test_keep_default(struct kunit *test)
 static int dev_test_init(struct kunit *test)
 {
 	struct dev_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	struct fake_machine *m;
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	m = &t->m;
-	m->online = GENMASK(FAKE_NR_CPUS - 1, 0);
-	m->node_cpus[0] = GENMASK(3, 0);
-	m->node_cpus[1] = GENMASK(7, 4);
-	for (i = 0; i < FAKE_NR_CPUS; i++)
-		m->siblings[i] = 3UL << (i & ~1U);
-	m->nodes.nr_nodes = 2;
-	m->nodes.distance = fake_distance;
-	m->nodes.node_cpus = fake_node_cpus;
-	m->nodes.priv = m;
-	irq_spread_topology_init(&m->topo, &fake_topo_ops, FAKE_NR_CPUS, 2,
-				 NULL);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							dev_test_topo_destroy,
-							&m->topo), 0);
+	t->m = irq_spread_test_topo_new(test, &two_node);
 	for (i = 0; i < FAKE_MAX_IRQS; i++)
 		t->irq_nrs[i] = FAKE_IRQ_BASE + i;
 
@@ -235,7 +165,7 @@ static struct irq_spread_dev *dev_test_register_n(struct kunit *test,
 						  struct dev_test *t, int node,
 						  unsigned int nvec)
 {
-	return irq_spread_dev_topo_register(&t->m.topo, &fake_irq_ops,
+	return irq_spread_dev_topo_register(&t->m->topo, &fake_irq_ops,
 					    &t->irqs, t->dev, node, t->irq_nrs,
 					    nvec);
 }
@@ -469,7 +399,7 @@ static void irq_spread_test_dev_register(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, fake_affinity(test), "0;1;2;3");
 	for (i = 0; i < FAKE_NR_IRQS; i++)
 		KUNIT_EXPECT_NOT_NULL(test, t->irqs.hint[i]);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m.topo), 4);
+	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 4);
 
 	/* The default at registration is the device's policy. */
 	irq_spread_dev_unregister(sd);
@@ -477,7 +407,7 @@ static void irq_spread_test_dev_register(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, NULL), -1);
 	for (i = 0; i < FAKE_NR_IRQS; i++)
 		KUNIT_EXPECT_NULL(test, t->irqs.hint[i]);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m.topo), 0);
+	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 0);
 
 	KUNIT_ASSERT_EQ(test, irq_spread_default_policy_set("core", false), 0);
 	sd = dev_test_register(test);
@@ -522,7 +452,7 @@ static void irq_spread_test_dev_register_bad(struct kunit *test)
 	unsigned int i;
 
 	t->irqs.fail_irq = c->fail_irq;
-	sd = irq_spread_dev_topo_register(&t->m.topo, &fake_irq_ops, &t->irqs,
+	sd = irq_spread_dev_topo_register(&t->m->topo, &fake_irq_ops, &t->irqs,
 					  c->no_dev ? NULL : t->dev, c->node,
 					  c->no_irqs ? NULL : t->irq_nrs,
 					  c->nvec);
@@ -532,7 +462,7 @@ static void irq_spread_test_dev_register_bad(struct kunit *test)
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, NULL), -1);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m.topo), 0);
+	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 0);
 	for (i = 0; i < FAKE_NR_IRQS; i++)
 		KUNIT_EXPECT_NULL(test, t->irqs.hint[i]);
 
@@ -551,7 +481,7 @@ static void irq_spread_test_dev_register_busy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(dev_test_register_n(test, t, 1, 2)),
 			-EBUSY);
 	KUNIT_EXPECT_EQ(test, t->irqs.sets, sets);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m.topo), 4);
+	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 4);
 	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "policy"),
 			   "[numa] numa-core core\n");
 }
@@ -626,7 +556,7 @@ static void irq_spread_test_dev_store(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "policy"), c->show);
 	KUNIT_EXPECT_STREQ(test, fake_affinity(test), c->aff);
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(sd->admin, sd->nvec));
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m.topo),
+	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo),
 			c->policy == IRQ_SPREAD_NUMA_CORE ? 8 : 4);
 }
 
@@ -666,7 +596,7 @@ static void irq_spread_test_dev_store_bad(struct kunit *test)
 			   "numa [numa-core] core\n");
 	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "vectors"), vectors);
 	KUNIT_EXPECT_EQ(test, t->irqs.sets, sets);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m.topo), 8);
+	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 8);
 }
 
 /*
@@ -687,7 +617,7 @@ static void irq_spread_test_dev_admin(struct kunit *test)
 			   "vector irq cpus\n0 100 0\n1 101 7 admin\n2 102 2 inactive\n3 103 3 inactive\n");
 	KUNIT_EXPECT_NULL(test, t->irqs.hint[2]);
 	KUNIT_EXPECT_NULL(test, t->irqs.hint[3]);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m.topo), 2);
+	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 2);
 
 	/* Moved while inactive: kept when it comes back. */
 	admin_set(test, 3, BIT(5) | BIT(6));
@@ -696,7 +626,7 @@ static void irq_spread_test_dev_admin(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "vectors"),
 			   "vector irq cpus\n0 100 0\n1 101 7 admin\n2 102 2\n3 103 5-6 admin\n");
 	KUNIT_EXPECT_NOT_NULL(test, t->irqs.hint[2]);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m.topo), 4);
+	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 4);
 
 	/* The same policy again hands them back. */
 	KUNIT_EXPECT_EQ(test, dev_store(test, sd, "policy", "numa\n"), 5);
@@ -717,7 +647,7 @@ static void irq_spread_test_dev_set_vectors_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, UINT_MAX), -EINVAL);
 	KUNIT_EXPECT_EQ(test, t->irqs.sets, sets);
 	KUNIT_EXPECT_EQ(test, sd->nr_active, FAKE_NR_IRQS);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m.topo), 4);
+	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 4);
 }
 
 /*
@@ -752,13 +682,13 @@ static void irq_spread_test_dev_hotplug(struct kunit *test)
 	unsigned long cpu2 = BIT(2);
 
 	admin_set(test, 3, BIT(6));
-	irq_spread_devs_respread(&t->m.topo, &cpu2);
+	irq_spread_devs_respread(&t->m->topo, &cpu2);
 	KUNIT_EXPECT_STREQ(test, fake_affinity(test), "0;1;3;6");
-	t->m.online &= ~cpu2;
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m.topo), 4);
+	__clear_bit(2, t->m->online);
+	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 4);
 
-	t->m.online |= cpu2;
-	irq_spread_devs_respread(&t->m.topo, NULL);
+	__set_bit(2, t->m->online);
+	irq_spread_devs_respread(&t->m->topo, NULL);
 	KUNIT_EXPECT_STREQ(test, fake_affinity(test), "0;1;2;6");
 	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "vectors"),
 			   "vector irq cpus\n0 100 0\n1 101 1\n2 102 2\n3 103 6 admin\n");

@@ -19,32 +19,9 @@
 #include <linux/string.h>
 
 #include "irq_spread_internal.h"
+#include "irq_spread_kunit_machine.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-
-/**
- * struct test_machine - a machine to inject
- * @name: what it is
- * @nr_cpus: number of CPUs
- * @nr_nodes: number of NUMA nodes
- * @node_cpus: each node's CPU list, "" for a node without CPUs
- * @distance: node distance, as the firmware's SLIT gives it; %NULL for 10
- *	local and @remote between any two nodes
- * @remote: see @distance
- * @smt: threads per core
- * @smt_stride: 0 if a core's threads are adjacent CPU numbers, else the
- *	distance between them (thread siblings i, i + @smt_stride, ...)
- */
-struct test_machine {
-	const char *name;
-	unsigned int nr_cpus;
-	unsigned int nr_nodes;
-	const char * const *node_cpus;
-	int (*distance)(int from, int to);
-	int remote;
-	unsigned int smt;
-	unsigned int smt_stride;
-};
 
 /*
  * Seed 000: 2-socket AMD EPYC 7763, 64 cores per socket, SMT2, 16 nodes (one
@@ -95,19 +72,7 @@ static const struct test_machine vm96 = {
 	.node_cpus = vm96_nodes, .remote = 20, .smt = 2,
 };
 
-/*
- * Seed 004: 2-socket Xeon E5-2697 v3, 14 cores SMT2 per socket, 56 CPUs,
- * numbered as Intel firmware does: the first thread of every core (socket
- * 0, then 1), then the second threads, so siblings are i and i + 28.
- * SLIT 10 / 21.
- */
-static const char * const xeon_nodes[] = { "0-13,28-41", "14-27,42-55" };
-
-static const struct test_machine xeon = {
-	.name = "Xeon E5-2697 v3 2S", .nr_cpus = 56, .nr_nodes = 2,
-	.node_cpus = xeon_nodes, .remote = 21,
-	.smt = 2, .smt_stride = 28,
-};
+/* Seed 004, the 2-socket Xeon, is irq_spread_test_xeon (the pools use it too). */
 
 /* Two nodes of four cores without SMT. */
 static const char * const nosmt_nodes[] = { "0-3", "4-7" };
@@ -150,170 +115,6 @@ static const struct test_machine holes = {
 	.name = "memoryless and CPU-less nodes", .nr_cpus = 12, .nr_nodes = 4,
 	.node_cpus = holes_nodes, .distance = holes_distance, .smt = 2,
 };
-
-/* An injected machine: the topology the engine sees, and its state. */
-struct test_topo {
-	struct irq_spread_topology topo;
-	const struct test_machine *m;
-	struct irq_spread_nodes nodes;
-	unsigned long **node_cpus;
-	unsigned long **siblings;
-	int *cpu_node;
-	unsigned long *online;
-	unsigned long *housekeeping;
-	size_t longs;
-};
-
-static int test_distance(const struct test_machine *m, int from, int to)
-{
-	if (m->distance)
-		return m->distance(from, to);
-	return from == to ? 10 : m->remote;
-}
-
-static struct test_topo *to_test_topo(const struct irq_spread_topology *topo)
-{
-	return container_of(topo, struct test_topo, topo);
-}
-
-static bool test_hop_cpus(const struct irq_spread_topology *topo, int node,
-			  unsigned int hop, unsigned long *dst)
-{
-	struct test_topo *t = to_test_topo(topo);
-
-	return irq_spread_hop_by_distance(&t->nodes, node, hop, dst,
-					  topo->nr_cpus);
-}
-
-static const unsigned long *test_sibling_cpus(const struct irq_spread_topology *topo,
-					      unsigned int cpu)
-{
-	return to_test_topo(topo)->siblings[cpu];
-}
-
-static void test_eligible_cpus(const struct irq_spread_topology *topo,
-			       unsigned long *dst)
-{
-	struct test_topo *t = to_test_topo(topo);
-
-	bitmap_and(dst, t->online, t->housekeeping, topo->nr_cpus);
-}
-
-static void test_online_cpus(const struct irq_spread_topology *topo,
-			     unsigned long *dst)
-{
-	bitmap_copy(dst, to_test_topo(topo)->online, topo->nr_cpus);
-}
-
-static const struct irq_spread_topology_ops test_topo_ops = {
-	.hop_cpus	= test_hop_cpus,
-	.sibling_cpus	= test_sibling_cpus,
-	.eligible_cpus	= test_eligible_cpus,
-	.online_cpus	= test_online_cpus,
-};
-
-static int test_nodes_distance(const void *priv, int from, int to)
-{
-	const struct test_topo *t = priv;
-
-	return test_distance(t->m, from, to);
-}
-
-static const unsigned long *test_nodes_cpus(const void *priv, int node)
-{
-	const struct test_topo *t = priv;
-
-	return bitmap_empty(t->node_cpus[node], t->m->nr_cpus) ?
-		NULL : t->node_cpus[node];
-}
-
-static unsigned long *test_bitmap(struct kunit *test, const struct test_topo *t)
-{
-	unsigned long *b = kunit_kcalloc(test, t->longs, sizeof(long),
-					 GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, b);
-	return b;
-}
-
-/* @list is a CPU list as in sysfs; NULL is no CPU. */
-static unsigned long *test_cpus(struct kunit *test, const struct test_topo *t,
-				const char *list)
-{
-	unsigned long *b = test_bitmap(test, t);
-
-	if (list)
-		KUNIT_ASSERT_EQ(test, bitmap_parselist(list, b, t->m->nr_cpus), 0);
-	return b;
-}
-
-static void test_topo_destroy(void *topo)
-{
-	irq_spread_topology_destroy(topo);
-}
-
-static void test_topo_siblings(struct kunit *test, struct test_topo *t)
-{
-	const struct test_machine *m = t->m;
-	unsigned int cpu, first, step, i;
-
-	t->siblings = kunit_kcalloc(test, m->nr_cpus, sizeof(*t->siblings),
-				    GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t->siblings);
-	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		if (m->smt_stride) {
-			first = cpu % m->smt_stride;
-			step = m->smt_stride;
-		} else {
-			first = cpu - cpu % m->smt;
-			step = 1;
-		}
-		t->siblings[cpu] = test_bitmap(test, t);
-		for (i = 0; i < m->smt; i++)
-			__set_bit(first + i * step, t->siblings[cpu]);
-	}
-}
-
-static struct test_topo *test_topo_new(struct kunit *test,
-				       const struct test_machine *m)
-{
-	struct test_topo *t;
-	unsigned int node, cpu;
-
-	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->m = m;
-	t->longs = BITS_TO_LONGS(m->nr_cpus);
-
-	t->node_cpus = kunit_kcalloc(test, m->nr_nodes, sizeof(*t->node_cpus),
-				     GFP_KERNEL);
-	t->cpu_node = kunit_kcalloc(test, m->nr_cpus, sizeof(*t->cpu_node),
-				    GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t->node_cpus);
-	KUNIT_ASSERT_NOT_NULL(test, t->cpu_node);
-	for (node = 0; node < m->nr_nodes; node++) {
-		t->node_cpus[node] = test_cpus(test, t, m->node_cpus[node]);
-		for_each_set_bit(cpu, t->node_cpus[node], m->nr_cpus)
-			t->cpu_node[cpu] = node;
-	}
-	test_topo_siblings(test, t);
-
-	t->online = test_cpus(test, t, NULL);
-	bitmap_fill(t->online, m->nr_cpus);
-	t->housekeeping = test_cpus(test, t, NULL);
-	bitmap_fill(t->housekeeping, m->nr_cpus);
-
-	t->nodes.nr_nodes = m->nr_nodes;
-	t->nodes.distance = test_nodes_distance;
-	t->nodes.node_cpus = test_nodes_cpus;
-	t->nodes.priv = t;
-
-	irq_spread_topology_init(&t->topo, &test_topo_ops, m->nr_cpus,
-				 m->nr_nodes, t);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, test_topo_destroy,
-							&t->topo), 0);
-	return t;
-}
 
 static unsigned long *test_masks(struct kunit *test, const struct test_topo *t,
 				 unsigned int nvec)
@@ -459,19 +260,19 @@ static const struct spread_case spread_cases[] = {
 	  "60-63", "56,190", "184-187" },
 
 	/* Xeon: siblings i and i + 28. */
-	{ "xeon node 1 numa 4", &xeon, 1, POL_NUMA, 4, .want = "14;15;16;17" },
-	{ "xeon node 0 numa 30", &xeon, 0, POL_NUMA, 30,
+	{ "xeon node 1 numa 4", &irq_spread_test_xeon, 1, POL_NUMA, 4, .want = "14;15;16;17" },
+	{ "xeon node 0 numa 30", &irq_spread_test_xeon, 0, POL_NUMA, 30,
 	  .want = "0;1;2;3;4;5;6;7;8;9;10;11;12;13;"
 		  "28;29;30;31;32;33;34;35;36;37;38;39;40;41;14;15" },
-	{ "xeon node 0 core 30", &xeon, 0, POL_CORE, 30,
+	{ "xeon node 0 core 30", &irq_spread_test_xeon, 0, POL_CORE, 30,
 	  .want = "0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;"
 		  "20;21;22;23;24;25;26;27;28;29" },
-	{ "xeon node 1 numa-core 16", &xeon, 1, POL_NUMA_CORE, 16,
+	{ "xeon node 1 numa-core 16", &irq_spread_test_xeon, 1, POL_NUMA_CORE, 16,
 	  .want = "14,42;15,43;16,44;17,45;18,46;19,47;20,48;21,49;22,50;"
 		  "23,51;24,52;25,53;26,54;27,55;14,42;15,43" },
-	{ "xeon no node core 3", &xeon, NUMA_NO_NODE, POL_CORE, 3,
+	{ "xeon no node core 3", &irq_spread_test_xeon, NUMA_NO_NODE, POL_CORE, 3,
 	  .want = "0;1;2" },
-	{ "xeon node 0 numa-core 57", &xeon, 0, POL_NUMA_CORE, 57 },
+	{ "xeon node 0 numa-core 57", &irq_spread_test_xeon, 0, POL_NUMA_CORE, 57 },
 
 	/* The 96-vCPU VM of the MANA review: 64 vectors. */
 	{ "vm96 node 0 numa 64", &vm96, 0, POL_NUMA, 64,
@@ -547,7 +348,7 @@ static unsigned long *test_allowed(struct kunit *test, const struct test_topo *t
 				   const unsigned long *exclude)
 {
 	unsigned int n = t->m->nr_cpus;
-	unsigned long *allowed = test_bitmap(test, t);
+	unsigned long *allowed = irq_spread_test_bitmap(test, t);
 
 	bitmap_and(allowed, t->online, t->housekeeping, n);
 	bitmap_andnot(allowed, allowed, exclude, n);
@@ -569,7 +370,7 @@ static void check_masks(struct kunit *test, const struct test_topo *t,
 			const unsigned long *allowed)
 {
 	unsigned int n = t->m->nr_cpus, i, first;
-	unsigned long *core = test_bitmap(test, t);
+	unsigned long *core = irq_spread_test_bitmap(test, t);
 	unsigned long *mask;
 
 	for (i = 0; i < c->nvec; i++) {
@@ -625,7 +426,7 @@ static int vector_distance(const struct test_topo *t, int node,
 {
 	unsigned int cpu = find_first_bit(mask, t->m->nr_cpus);
 
-	return test_distance(t->m, node, t->cpu_node[cpu]);
+	return irq_spread_test_distance(t->m, node, t->cpu_node[cpu]);
 }
 
 /*
@@ -674,7 +475,7 @@ static unsigned int count_cores(const struct test_topo *t, int node, int d,
 		if (core_of(t, cpu, allowed) != cpu)
 			continue;
 		if (d < 0 || node == NUMA_NO_NODE ||
-		    test_distance(t->m, node, t->cpu_node[cpu]) == d)
+		    irq_spread_test_distance(t->m, node, t->cpu_node[cpu]) == d)
 			cores++;
 	}
 	return cores;
@@ -739,14 +540,14 @@ static void check_load(struct kunit *test, const struct test_topo *t,
 static void irq_spread_test_spread(struct kunit *test)
 {
 	const struct spread_case *c = test->param_value;
-	struct test_topo *t = test_topo_new(test, c->m);
+	struct test_topo *t = irq_spread_test_topo_new(test, c->m);
 	unsigned long *exclude, *allowed, *masks, *again;
 	unsigned int n = c->m->nr_cpus;
 
-	bitmap_andnot(t->online, t->online, test_cpus(test, t, c->offline), n);
+	bitmap_andnot(t->online, t->online, irq_spread_test_cpus(test, t, c->offline), n);
 	bitmap_andnot(t->housekeeping, t->housekeeping,
-		      test_cpus(test, t, c->isolated), n);
-	exclude = test_cpus(test, t, c->exclude);
+		      irq_spread_test_cpus(test, t, c->isolated), n);
+	exclude = irq_spread_test_cpus(test, t, c->exclude);
 	allowed = test_allowed(test, t, exclude);
 	masks = test_masks(test, t, c->nvec);
 
@@ -829,7 +630,7 @@ static const struct load_case load_cases[] = {
 	{ "mana two core NICs", &mana_vm,
 	  0, POL_CORE, 3, "0;2;4",
 	  0, POL_CORE, 3, "6;1;3" },
-	{ "xeon NICs on both nodes", &xeon,
+	{ "xeon NICs on both nodes", &irq_spread_test_xeon,
 	  1, POL_NUMA, 14, "14;15;16;17;18;19;20;21;22;23;24;25;26;27",
 	  0, POL_NUMA, 3, "0;1;2" },
 };
@@ -844,7 +645,7 @@ KUNIT_ARRAY_PARAM(load, load_cases, load_case_desc);
 static void irq_spread_test_load(struct kunit *test)
 {
 	const struct load_case *c = test->param_value;
-	struct test_topo *t = test_topo_new(test, c->m);
+	struct test_topo *t = irq_spread_test_topo_new(test, c->m);
 	unsigned long *first = test_masks(test, t, c->nvec1);
 	unsigned long *second = test_masks(test, t, c->nvec2);
 	unsigned long *again = test_masks(test, t, c->nvec1);
@@ -868,7 +669,7 @@ static void irq_spread_test_load(struct kunit *test)
 /* Bad arguments: -EINVAL, the masks and the load untouched. */
 static void irq_spread_test_invalid(struct kunit *test)
 {
-	struct test_topo *t = test_topo_new(test, &mana_vm);
+	struct test_topo *t = irq_spread_test_topo_new(test, &mana_vm);
 	unsigned long *masks = test_masks(test, t, 2);
 	unsigned long *orig = test_masks(test, t, 2);
 	struct irq_spread_topology *topo = &t->topo;
@@ -898,7 +699,7 @@ static void irq_spread_test_invalid(struct kunit *test)
 /* No CPU online at all: an error, never an empty mask. */
 static void irq_spread_test_no_cpu(struct kunit *test)
 {
-	struct test_topo *t = test_topo_new(test, &mana_vm);
+	struct test_topo *t = irq_spread_test_topo_new(test, &mana_vm);
 	unsigned long *masks = test_masks(test, t, 1);
 
 	bitmap_zero(t->online, mana_vm.nr_cpus);
@@ -911,26 +712,27 @@ static void irq_spread_test_no_cpu(struct kunit *test)
 static void irq_spread_test_hops(struct kunit *test)
 {
 	static const char * const want[] = { "8-11", "4-11", "0-11" };
-	struct test_topo *t = test_topo_new(test, &holes);
-	unsigned long *hop = test_bitmap(test, t);
+	struct test_topo *t = irq_spread_test_topo_new(test, &holes);
+	unsigned long *hop = irq_spread_test_bitmap(test, t), *cpus;
 	unsigned int h;
 
 	for (h = 0; h < ARRAY_SIZE(want); h++) {
 		KUNIT_ASSERT_TRUE(test, irq_spread_hop_by_distance(&t->nodes, 2, h,
 								   hop, 12));
-		KUNIT_EXPECT_TRUE_MSG(test, bitmap_equal(hop, test_cpus(test, t, want[h]), 12),
+		cpus = irq_spread_test_cpus(test, t, want[h]);
+		KUNIT_EXPECT_TRUE_MSG(test, bitmap_equal(hop, cpus, 12),
 				      "hop %u: %*pbl, want %s", h, 12, hop, want[h]);
 	}
 	KUNIT_EXPECT_FALSE(test, irq_spread_hop_by_distance(&t->nodes, 2, h, hop, 12));
 
 	/* EPYC node 6: itself, its quadrant partner 7, its socket, all. */
-	t = test_topo_new(test, &epyc);
-	hop = test_bitmap(test, t);
+	t = irq_spread_test_topo_new(test, &epyc);
+	hop = irq_spread_test_bitmap(test, t);
 	KUNIT_ASSERT_TRUE(test, irq_spread_hop_by_distance(&t->nodes, 6, 1, hop, 256));
-	KUNIT_EXPECT_TRUE(test, bitmap_equal(hop, test_cpus(test, t, "48-63,176-191"),
+	KUNIT_EXPECT_TRUE(test, bitmap_equal(hop, irq_spread_test_cpus(test, t, "48-63,176-191"),
 					     256));
 	KUNIT_ASSERT_TRUE(test, irq_spread_hop_by_distance(&t->nodes, 6, 2, hop, 256));
-	KUNIT_EXPECT_TRUE(test, bitmap_equal(hop, test_cpus(test, t, "0-63,128-191"),
+	KUNIT_EXPECT_TRUE(test, bitmap_equal(hop, irq_spread_test_cpus(test, t, "0-63,128-191"),
 					     256));
 	KUNIT_ASSERT_TRUE(test, irq_spread_hop_by_distance(&t->nodes, 6, 3, hop, 256));
 	KUNIT_EXPECT_EQ(test, bitmap_weight(hop, 256), 256);

@@ -27,182 +27,32 @@
 #include <linux/string.h>
 
 #include "irq_spread_internal.h"
+#include "irq_spread_kunit_machine.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 #define TEST_IRQ_BASE	1000
 
-/**
- * struct pool_machine - a machine to inject
- * @nr_cpus: number of CPUs
- * @nr_nodes: number of NUMA nodes, all with CPUs
- * @node_cpus: each node's CPU list
- * @slit: the node distances, @nr_nodes by @nr_nodes, row after row
- * @smt_stride: the distance between the SMT siblings of a core (CPUs
- *	c mod @smt_stride, plus multiples of it), or 0 for no SMT
- */
-struct pool_machine {
-	unsigned int nr_cpus;
-	unsigned int nr_nodes;
-	const char * const *node_cpus;
-	const u8 *slit;
-	unsigned int smt_stride;
-};
-
 /*
- * Seed 004: 2-socket Xeon E5-2697 v3, 14 cores SMT2 per socket, 56 CPUs;
- * the first thread of every core, then the second ones: siblings i and
- * i + 28.  SLIT 10 / 21.
+ * The machines: seed 004's 2-socket Xeon (irq_spread_test_xeon), and two
+ * sockets of two nodes of two CPUs, no SMT: hops 10, 12, 20.
  */
-static const char * const xeon_nodes[] = { "0-13,28-41", "14-27,42-55" };
-static const u8 xeon_slit[] = { 10, 21, 21, 10 };
+static int quad_distance(int a, int b)
+{
+	if (a == b)
+		return 10;
+	return a / 2 == b / 2 ? 12 : 20;
+}
 
-static const struct pool_machine xeon = {
-	.nr_cpus = 56, .nr_nodes = 2, .node_cpus = xeon_nodes,
-	.slit = xeon_slit, .smt_stride = 28,
-};
-
-/* Two sockets of two nodes of two CPUs, no SMT: hops 10, 12, 20. */
 static const char * const quad_nodes[] = { "0-1", "2-3", "4-5", "6-7" };
-static const u8 quad_slit[] = {
-	10, 12, 20, 20,
-	12, 10, 20, 20,
-	20, 20, 10, 12,
-	20, 20, 12, 10,
+
+static const struct test_machine quad = {
+	.name = "2S 4N no SMT", .nr_cpus = 8, .nr_nodes = 4,
+	.node_cpus = quad_nodes, .distance = quad_distance, .smt = 1,
 };
-
-static const struct pool_machine quad = {
-	.nr_cpus = 8, .nr_nodes = 4, .node_cpus = quad_nodes,
-	.slit = quad_slit,
-};
-
-/* An injected machine: the topology pools and the engine see. */
-struct pool_topo {
-	struct irq_spread_topology topo;
-	const struct pool_machine *m;
-	struct irq_spread_nodes nodes;
-	unsigned long **node_cpus;
-	unsigned long **siblings;
-	int *cpu_node;
-	size_t longs;
-};
-
-static struct pool_topo *to_pool_topo(const struct irq_spread_topology *topo)
-{
-	return container_of(topo, struct pool_topo, topo);
-}
-
-static bool pool_hop_cpus(const struct irq_spread_topology *topo, int node,
-			  unsigned int hop, unsigned long *dst)
-{
-	return irq_spread_hop_by_distance(&to_pool_topo(topo)->nodes, node, hop,
-					  dst, topo->nr_cpus);
-}
-
-static const unsigned long *pool_sibling_cpus(const struct irq_spread_topology *topo,
-					      unsigned int cpu)
-{
-	return to_pool_topo(topo)->siblings[cpu];
-}
-
-/* Every CPU is online and takes interrupts. */
-static void pool_all_cpus(const struct irq_spread_topology *topo,
-			  unsigned long *dst)
-{
-	bitmap_fill(dst, topo->nr_cpus);
-}
-
-static int pool_cpu_node(const struct irq_spread_topology *topo,
-			 unsigned int cpu)
-{
-	return to_pool_topo(topo)->cpu_node[cpu];
-}
-
-static const struct irq_spread_topology_ops pool_topo_ops = {
-	.hop_cpus	= pool_hop_cpus,
-	.sibling_cpus	= pool_sibling_cpus,
-	.eligible_cpus	= pool_all_cpus,
-	.online_cpus	= pool_all_cpus,
-	.cpu_node	= pool_cpu_node,
-};
-
-static int pool_distance(const void *priv, int from, int to)
-{
-	const struct pool_machine *m = ((const struct pool_topo *)priv)->m;
-
-	return m->slit[from * m->nr_nodes + to];
-}
-
-static const unsigned long *pool_node_cpus(const void *priv, int node)
-{
-	return ((const struct pool_topo *)priv)->node_cpus[node];
-}
-
-static unsigned long *pool_bitmap(struct kunit *test, const struct pool_topo *t)
-{
-	unsigned long *b = kunit_kcalloc(test, t->longs, sizeof(long),
-					 GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, b);
-	return b;
-}
-
-static void pool_topo_destroy(void *topo)
-{
-	irq_spread_topology_destroy(topo);
-}
-
-static struct pool_topo *pool_topo_new(struct kunit *test,
-				       const struct pool_machine *m)
-{
-	unsigned int node, cpu, sib;
-	struct pool_topo *t;
-
-	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->m = m;
-	t->longs = BITS_TO_LONGS(m->nr_cpus);
-	t->node_cpus = kunit_kcalloc(test, m->nr_nodes, sizeof(*t->node_cpus),
-				     GFP_KERNEL);
-	t->siblings = kunit_kcalloc(test, m->nr_cpus, sizeof(*t->siblings),
-				    GFP_KERNEL);
-	t->cpu_node = kunit_kcalloc(test, m->nr_cpus, sizeof(*t->cpu_node),
-				    GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t->node_cpus);
-	KUNIT_ASSERT_NOT_NULL(test, t->siblings);
-	KUNIT_ASSERT_NOT_NULL(test, t->cpu_node);
-
-	for (node = 0; node < m->nr_nodes; node++) {
-		t->node_cpus[node] = pool_bitmap(test, t);
-		KUNIT_ASSERT_EQ(test, bitmap_parselist(m->node_cpus[node],
-						       t->node_cpus[node],
-						       m->nr_cpus), 0);
-		for_each_set_bit(cpu, t->node_cpus[node], m->nr_cpus)
-			t->cpu_node[cpu] = node;
-	}
-	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		t->siblings[cpu] = pool_bitmap(test, t);
-		__set_bit(cpu, t->siblings[cpu]);
-		if (!m->smt_stride)
-			continue;
-		for (sib = cpu % m->smt_stride; sib < m->nr_cpus;
-		     sib += m->smt_stride)
-			__set_bit(sib, t->siblings[cpu]);
-	}
-
-	t->nodes.nr_nodes = m->nr_nodes;
-	t->nodes.distance = pool_distance;
-	t->nodes.node_cpus = pool_node_cpus;
-	t->nodes.priv = t;
-	irq_spread_topology_init(&t->topo, &pool_topo_ops, m->nr_cpus,
-				 m->nr_nodes, t);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, pool_topo_destroy,
-							&t->topo), 0);
-	return t;
-}
 
 /* No vector of any pool or device is left in the topology's load. */
-static bool pool_topo_unloaded(const struct pool_topo *t)
+static bool pool_topo_unloaded(const struct test_topo *t)
 {
 	unsigned int cpu;
 
@@ -225,7 +75,7 @@ static bool pool_topo_unloaded(const struct pool_topo *t)
  * @sleep: whether the request callback sleeps, to let other threads run
  */
 struct pool_dev {
-	struct pool_topo *t;
+	struct test_topo *t;
 	unsigned int first;
 	unsigned long *requested;
 	atomic_t requests;
@@ -296,7 +146,7 @@ struct pool_params {
 	unsigned int max_users;
 };
 
-static struct irq_spread_pool *pool_new(struct kunit *test, struct pool_topo *t,
+static struct irq_spread_pool *pool_new(struct kunit *test, struct test_topo *t,
 					struct pool_dev *dev, unsigned int first,
 					const struct pool_params *p)
 {
@@ -336,7 +186,7 @@ static const char *pool_show(struct kunit *test, struct irq_spread_pool *pool)
  * Get a vector for @cpus, a CPU list ("*" for any CPU), and describe the
  * result as "vector:CPUs", or the error number.
  */
-static int pool_get(struct kunit *test, struct pool_topo *t,
+static int pool_get(struct kunit *test, struct test_topo *t,
 		    struct irq_spread_pool *pool, const char *cpus,
 		    char *buf, size_t size)
 {
@@ -345,7 +195,7 @@ static int pool_get(struct kunit *test, struct pool_topo *t,
 	int vec;
 
 	if (strcmp(cpus, "*")) {
-		want = pool_bitmap(test, t);
+		want = irq_spread_test_bitmap(test, t);
 		KUNIT_ASSERT_EQ(test, bitmap_parselist(cpus, want, n), 0);
 	}
 	vec = irq_spread_pool_topo_get(pool, want);
@@ -358,7 +208,7 @@ static int pool_get(struct kunit *test, struct pool_topo *t,
 }
 
 /* Put every vector in @vecs, then check that nothing is left. */
-static void pool_put_all(struct kunit *test, struct pool_topo *t,
+static void pool_put_all(struct kunit *test, struct test_topo *t,
 			 struct pool_dev *dev, struct irq_spread_pool *pool,
 			 const int *vecs, unsigned int nr)
 {
@@ -387,7 +237,7 @@ static void pool_put_all(struct kunit *test, struct pool_topo *t,
  */
 struct get_case {
 	const char *desc;
-	const struct pool_machine *m;
+	const struct test_machine *m;
 	struct pool_params p;
 	const char *gets;
 	const char *want;
@@ -400,41 +250,42 @@ struct get_case {
 
 static const struct get_case get_cases[] = {
 	/* While users are fewer than vectors, every get requests one. */
-	{ "lazy: a new vector until all are used", &xeon, { 0, NUMA, 4 },
-	  "0;0;0;0;0", "0:0;1:0;2:0;3:0;0:0", 4 },
-	{ "a vector on the CPU first", &xeon, { 0, NUMA, 2 },
+	{ "lazy: a new vector until all are used", &irq_spread_test_xeon,
+	  { 0, NUMA, 4 }, "0;0;0;0;0", "0:0;1:0;2:0;3:0;0:0", 4 },
+	{ "a vector on the CPU first", &irq_spread_test_xeon, { 0, NUMA, 2 },
 	  "0;1;1;0", "0:0;1:1;1:1;0:0", 2 },
-	{ "the SMT sibling before the node", &xeon, { 0, NUMA, 2 },
-	  "5;0;28", "0:5;1:0;1:0", 2 },
-	{ "the node before the other node", &xeon, { 0, NUMA, 2 },
-	  "14;1;2", "0:14;1:1;1:1", 2 },
-	{ "balance before nearness", &xeon, { 0, NUMA, 2 },
+	{ "the SMT sibling before the node", &irq_spread_test_xeon,
+	  { 0, NUMA, 2 }, "5;0;28", "0:5;1:0;1:0", 2 },
+	{ "the node before the other node", &irq_spread_test_xeon,
+	  { 0, NUMA, 2 }, "14;1;2", "0:14;1:1;1:1", 2 },
+	{ "balance before nearness", &irq_spread_test_xeon, { 0, NUMA, 2 },
 	  "0;1;0;0", "0:0;1:1;0:0;1:1", 2 },
-	{ "a node's vectors past the share before the other node", &xeon,
-	  { 0, NUMA, 2 }, "0;14;1;2", "0:0;1:14;0:0;0:0", 2 },
+	{ "a node's vectors past the share before the other node",
+	  &irq_spread_test_xeon, { 0, NUMA, 2 },
+	  "0;14;1;2", "0:0;1:14;0:0;0:0", 2 },
 	{ "the nearest hop with room", &quad, { 0, NUMA, 2 },
 	  "4;0;2", "0:4;1:0;1:0", 2 },
 	{ "the farther hop when the nearer are full", &quad, { 0, NUMA, 2, 2 },
 	  "4;0;1;2", "0:4;1:0;1:0;0:4", 2 },
-	{ "driver bound: no vector has room", &xeon, { 0, NUMA, 2, 1 },
-	  "0;0;0", "0:0;1:0;-28", 2 },
-	{ "driver bound below the balance", &xeon, { 0, NUMA, 1, 2 },
-	  "0;3;20;0", "0:0;0:0;-28;-28", 1 },
+	{ "driver bound: no vector has room", &irq_spread_test_xeon,
+	  { 0, NUMA, 2, 1 }, "0;0;0", "0:0;1:0;-28", 2 },
+	{ "driver bound below the balance", &irq_spread_test_xeon,
+	  { 0, NUMA, 1, 2 }, "0;3;20;0", "0:0;0:0;-28;-28", 1 },
 	/* New vectors follow the pool's policy within the CPUs asked for. */
-	{ "numa-core: any CPU", &xeon, { 1, NUMA_CORE, 3 },
+	{ "numa-core: any CPU", &irq_spread_test_xeon, { 1, NUMA_CORE, 3 },
 	  "*;*;*;*", "0:14,42;1:15,43;2:16,44;0:14,42", 3 },
-	{ "numa-core: one CPU asked for", &xeon, { 0, NUMA_CORE, 2 },
-	  "3;31", "0:3;1:31", 2 },
-	{ "core: any CPU", &xeon, { 0, CORE, 3 },
+	{ "numa-core: one CPU asked for", &irq_spread_test_xeon,
+	  { 0, NUMA_CORE, 2 }, "3;31", "0:3;1:31", 2 },
+	{ "core: any CPU", &irq_spread_test_xeon, { 0, CORE, 3 },
 	  "*;*;*", "0:0;1:1;2:2", 3 },
-	{ "numa: any CPU, no node", &xeon, { NUMA_NO_NODE, NUMA, 2 },
-	  "*;*;*", "0:0;1:1;0:0", 2 },
-	{ "a node: its least loaded CPU", &xeon, { 0, NUMA, 4 },
+	{ "numa: any CPU, no node", &irq_spread_test_xeon,
+	  { NUMA_NO_NODE, NUMA, 2 }, "*;*;*", "0:0;1:1;0:0", 2 },
+	{ "a node: its least loaded CPU", &irq_spread_test_xeon, { 0, NUMA, 4 },
 	  "3;0-13", "0:3;1:0", 2 },
-	{ "the other node", &xeon, { 0, NUMA, 2 },
+	{ "the other node", &irq_spread_test_xeon, { 0, NUMA, 2 },
 	  "14-27,42-55;14-27,42-55", "0:14;1:15", 2 },
-	{ "a vector within a node asked for", &xeon, { 0, NUMA, 2 },
-	  "3;20;0-13", "0:3;1:20;0:3", 2 },
+	{ "a vector within a node asked for", &irq_spread_test_xeon,
+	  { 0, NUMA, 2 }, "3;20;0-13", "0:3;1:20;0:3", 2 },
 };
 
 static void get_case_desc(const struct get_case *c, char *desc)
@@ -447,7 +298,7 @@ KUNIT_ARRAY_PARAM(get, get_cases, get_case_desc);
 static void irq_spread_pool_test_gets(struct kunit *test)
 {
 	const struct get_case *c = test->param_value;
-	struct pool_topo *t = pool_topo_new(test, c->m);
+	struct test_topo *t = irq_spread_test_topo_new(test, c->m);
 	struct pool_dev *dev = pool_dev_new(test);
 	struct irq_spread_pool *pool = pool_new(test, t, dev, 0, &c->p);
 	size_t size = strlen(c->want) + 64, len = 0;
@@ -482,7 +333,7 @@ static void irq_spread_pool_test_gets(struct kunit *test)
 static void irq_spread_pool_test_lazy(struct kunit *test)
 {
 	static const struct pool_params p = { 0, NUMA, 3 };
-	struct pool_topo *t = pool_topo_new(test, &xeon);
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
 	struct pool_dev *dev = pool_dev_new(test);
 	struct irq_spread_pool *pool = pool_new(test, t, dev, 8, &p);
 	char buf[64];
@@ -522,7 +373,7 @@ static void irq_spread_pool_test_lazy(struct kunit *test)
 static void irq_spread_pool_test_release(struct kunit *test)
 {
 	static const struct pool_params p = { 0, NUMA, 1 };
-	struct pool_topo *t = pool_topo_new(test, &xeon);
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
 	struct pool_dev *dev = pool_dev_new(test);
 	struct irq_spread_pool *pool = pool_new(test, t, dev, 8, &p);
 	char buf[64];
@@ -556,7 +407,7 @@ static void irq_spread_pool_test_release(struct kunit *test)
 static void irq_spread_pool_test_request_fails(struct kunit *test)
 {
 	static const struct pool_params p = { 0, NUMA, 4 };
-	struct pool_topo *t = pool_topo_new(test, &xeon);
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
 	struct pool_dev *dev = pool_dev_new(test);
 	struct irq_spread_pool *pool = pool_new(test, t, dev, 0, &p);
 	size_t size = t->topo.nr_cpus * sizeof(*t->topo.load);
@@ -601,7 +452,7 @@ static void irq_spread_pool_test_request_fails(struct kunit *test)
 static void irq_spread_pool_test_bound(struct kunit *test)
 {
 	static const struct pool_params p = { 0, NUMA, 3, 2 };
-	struct pool_topo *t = pool_topo_new(test, &xeon);
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
 	struct pool_dev *dev = pool_dev_new(test);
 	struct irq_spread_pool *pool = pool_new(test, t, dev, 0, &p);
 	unsigned int i, v;
@@ -683,7 +534,7 @@ KUNIT_ARRAY_PARAM(create, create_cases, create_case_desc);
 static void irq_spread_pool_test_create_invalid(struct kunit *test)
 {
 	const struct create_case *c = test->param_value;
-	struct pool_topo *t = pool_topo_new(test, &xeon);
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
 
 	KUNIT_EXPECT_PTR_EQ(test, irq_spread_pool_topo_create(&t->topo, &c->info),
 			    ERR_PTR(-EINVAL));
@@ -696,10 +547,10 @@ static void irq_spread_pool_test_create_invalid(struct kunit *test)
 static void irq_spread_pool_test_invalid(struct kunit *test)
 {
 	static const struct pool_params p = { 0, NUMA, 2 };
-	struct pool_topo *t = pool_topo_new(test, &xeon);
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
 	struct pool_dev *dev = pool_dev_new(test);
 	struct irq_spread_pool *pool = pool_new(test, t, dev, 8, &p);
-	unsigned long *none = pool_bitmap(test, t);
+	unsigned long *none = irq_spread_test_bitmap(test, t);
 	const char *before;
 	char buf[64];
 	int vec;
@@ -729,7 +580,7 @@ static void irq_spread_pool_test_invalid(struct kunit *test)
 static void irq_spread_pool_test_show(struct kunit *test)
 {
 	static const struct pool_params p = { 1, NUMA_CORE, 3 };
-	struct pool_topo *t = pool_topo_new(test, &xeon);
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
 	struct pool_dev *dev = pool_dev_new(test);
 	struct irq_spread_pool *pool = pool_new(test, t, dev, 56, &p);
 	char buf[64];
@@ -858,15 +709,16 @@ static void irq_spread_pool_test_system(struct kunit *test)
 static unsigned int seed_cpu(unsigned int user)
 {
 	unsigned int k = user / SEED_VECS, j = user % SEED_VECS;
+	unsigned int n = irq_spread_test_xeon.nr_cpus;
 
-	return (k + j * xeon.nr_cpus / SEED_VECS) % xeon.nr_cpus;
+	return (k + j * n / SEED_VECS) % n;
 }
 
 /*
  * How near vector @v is to @cpu: 0 if it is on @cpu alone, 1 on @cpu's
  * core, 2 + h within h hops of @cpu's node; @hop is scratch.
  */
-static unsigned int seed_level(const struct pool_topo *t,
+static unsigned int seed_level(const struct test_topo *t,
 			       const struct irq_spread_pool *pool,
 			       unsigned int v, unsigned int cpu,
 			       unsigned long *hop)
@@ -915,7 +767,7 @@ static int seed_least(const struct irq_spread_pool *pool,
  * than the pool's share, and at a hop level than the share of the
  * vectors within it if that is higher.  @lv and @hop are scratch.
  */
-static int seed_expect(const struct pool_topo *t,
+static int seed_expect(const struct test_topo *t,
 		       const struct irq_spread_pool *pool, unsigned int cpu,
 		       unsigned int *lv, unsigned long *hop)
 {
@@ -958,11 +810,12 @@ static int seed_expect(const struct pool_topo *t,
  * @vecs; with @check, each must be the one the rules give, and a new one
  * on the user's CPU alone.  Return how many were not.
  */
-static unsigned int seed_get(struct kunit *test, struct pool_topo *t,
+static unsigned int seed_get(struct kunit *test, struct test_topo *t,
 			     struct irq_spread_pool *pool, int *vecs,
 			     unsigned int from, unsigned int to, bool check)
 {
-	unsigned long *want = pool_bitmap(test, t), *hop = pool_bitmap(test, t);
+	unsigned long *want = irq_spread_test_bitmap(test, t);
+	unsigned long *hop = irq_spread_test_bitmap(test, t);
 	unsigned int n = t->m->nr_cpus, i, cpu, wrong = 0, *lv;
 	const unsigned long *mask;
 	int expect = 0;
@@ -994,7 +847,7 @@ static unsigned int seed_get(struct kunit *test, struct pool_topo *t,
 }
 
 static struct irq_spread_pool *seed_pool(struct kunit *test,
-					 struct pool_topo *t,
+					 struct test_topo *t,
 					 struct pool_dev *dev, int **vecs)
 {
 	static const struct pool_params p = { 0, NUMA, SEED_POOL };
@@ -1005,11 +858,11 @@ static struct irq_spread_pool *seed_pool(struct kunit *test,
 }
 
 /* Count the users of vectors at each level from their CPUs. */
-static void seed_levels(struct kunit *test, const struct pool_topo *t,
+static void seed_levels(struct kunit *test, const struct test_topo *t,
 			const struct irq_spread_pool *pool, const int *vecs,
 			unsigned int *levels)
 {
-	unsigned long *hop = pool_bitmap(test, t);
+	unsigned long *hop = irq_spread_test_bitmap(test, t);
 	unsigned int i, level;
 
 	memset(levels, 0, SEED_LEVELS * sizeof(*levels));
@@ -1028,7 +881,7 @@ static void seed_levels(struct kunit *test, const struct pool_topo *t,
  */
 static void irq_spread_pool_test_seed004(struct kunit *test)
 {
-	struct pool_topo *t = pool_topo_new(test, &xeon);
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
 	unsigned int v, most = 0, levels[SEED_LEVELS];
 	struct pool_dev *dev = pool_dev_new(test);
 	struct irq_spread_pool *pool;
@@ -1075,8 +928,8 @@ static unsigned int *seed_histogram(struct kunit *test, const unsigned int *user
  */
 static void irq_spread_pool_bench_seed004(struct kunit *test)
 {
-	struct pool_topo *t = pool_topo_new(test, &xeon);
-	unsigned int n = xeon.nr_cpus, i, u, size = SEED_USERS + 1;
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
+	unsigned int n = irq_spread_test_xeon.nr_cpus, i, u, size = SEED_USERS + 1;
 	unsigned int *old, *new, *old_hist, *new_hist, levels[SEED_LEVELS];
 	struct pool_dev *dev = pool_dev_new(test);
 	struct irq_spread_pool *pool;
@@ -1136,7 +989,7 @@ static void irq_spread_pool_bench_seed004(struct kunit *test)
  * @done: completed when it has put everything
  */
 struct stress_thread {
-	struct pool_topo *t;
+	struct test_topo *t;
 	struct irq_spread_pool *pool;
 	unsigned long *want;
 	u32 seed;
@@ -1211,7 +1064,7 @@ static int stress_fn(void *data)
 static void irq_spread_pool_test_stress(struct kunit *test)
 {
 	static const struct pool_params p = { 0, NUMA, 6, 3 };
-	struct pool_topo *t = pool_topo_new(test, &xeon);
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
 	struct pool_dev *dev = pool_dev_new(test);
 	struct irq_spread_pool *pool = pool_new(test, t, dev, 0, &p);
 	struct task_struct *task;
@@ -1225,7 +1078,7 @@ static void irq_spread_pool_test_stress(struct kunit *test)
 	for (i = 0; i < STRESS_THREADS; i++) {
 		s[i].t = t;
 		s[i].pool = pool;
-		s[i].want = pool_bitmap(test, t);
+		s[i].want = irq_spread_test_bitmap(test, t);
 		s[i].seed = i;
 		s[i].errors = &errors;
 		init_completion(&s[i].done);

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Injected machines for the irq_spread KUnit suites (see
+ * irq_spread_kunit_machine.h).  Everything is allocated with the test's
+ * resources and freed when the test ends.
+ */
+#include <kunit/test.h>
+#include <kunit/visibility.h>
+#include <linux/bitmap.h>
+#include <linux/container_of.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "irq_spread_kunit_machine.h"
+
+static const char * const xeon_nodes[] = { "0-13,28-41", "14-27,42-55" };
+
+const struct test_machine irq_spread_test_xeon = {
+	.name = "Xeon E5-2697 v3 2S", .nr_cpus = 56, .nr_nodes = 2,
+	.node_cpus = xeon_nodes, .remote = 21,
+	.smt = 2, .smt_stride = 28,
+};
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_xeon);
+
+/**
+ * irq_spread_test_distance - the distance between two nodes of a machine
+ * @m: the machine
+ * @from: a node of @m
+ * @to: a node of @m
+ *
+ * Return: the SLIT distance from @from to @to.
+ */
+int irq_spread_test_distance(const struct test_machine *m,
+			     int from, int to)
+{
+	if (m->distance)
+		return m->distance(from, to);
+	return from == to ? 10 : m->remote;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_distance);
+
+static struct test_topo *to_test_topo(const struct irq_spread_topology *topo)
+{
+	return container_of(topo, struct test_topo, topo);
+}
+
+static bool test_hop_cpus(const struct irq_spread_topology *topo, int node,
+			  unsigned int hop, unsigned long *dst)
+{
+	return irq_spread_hop_by_distance(&to_test_topo(topo)->nodes, node, hop,
+					  dst, topo->nr_cpus);
+}
+
+static const unsigned long *test_sibling_cpus(const struct irq_spread_topology *topo,
+					      unsigned int cpu)
+{
+	return to_test_topo(topo)->siblings[cpu];
+}
+
+static void test_eligible_cpus(const struct irq_spread_topology *topo,
+			       unsigned long *dst)
+{
+	struct test_topo *t = to_test_topo(topo);
+
+	bitmap_and(dst, t->online, t->housekeeping, topo->nr_cpus);
+}
+
+static void test_online_cpus(const struct irq_spread_topology *topo,
+			     unsigned long *dst)
+{
+	bitmap_copy(dst, to_test_topo(topo)->online, topo->nr_cpus);
+}
+
+static int test_cpu_node(const struct irq_spread_topology *topo,
+			 unsigned int cpu)
+{
+	return to_test_topo(topo)->cpu_node[cpu];
+}
+
+static const struct irq_spread_topology_ops test_topo_ops = {
+	.hop_cpus	= test_hop_cpus,
+	.sibling_cpus	= test_sibling_cpus,
+	.eligible_cpus	= test_eligible_cpus,
+	.online_cpus	= test_online_cpus,
+	.cpu_node	= test_cpu_node,
+};
+
+static int test_nodes_distance(const void *priv, int from, int to)
+{
+	const struct test_topo *t = priv;
+
+	return irq_spread_test_distance(t->m, from, to);
+}
+
+/* A node without CPUs has none for irq_spread_hop_by_distance(). */
+static const unsigned long *test_nodes_cpus(const void *priv, int node)
+{
+	const struct test_topo *t = priv;
+
+	return bitmap_empty(t->node_cpus[node], t->m->nr_cpus) ?
+		NULL : t->node_cpus[node];
+}
+
+/**
+ * irq_spread_test_bitmap - an empty bitmap of a machine's CPUs
+ * @test: the test, which owns the bitmap
+ * @t: the machine
+ *
+ * Fails @test if there is no memory.
+ *
+ * Return: the bitmap.
+ */
+unsigned long *irq_spread_test_bitmap(struct kunit *test,
+				      const struct test_topo *t)
+{
+	unsigned long *b = kunit_kcalloc(test, t->longs, sizeof(long),
+					 GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	return b;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_bitmap);
+
+/**
+ * irq_spread_test_cpus - a bitmap of a machine's CPUs from a CPU list
+ * @test: the test, which owns the bitmap
+ * @t: the machine
+ * @list: a CPU list as in sysfs ("0-3,8"); %NULL or "" for no CPU
+ *
+ * Fails @test if there is no memory or @list does not parse.
+ *
+ * Return: the bitmap.
+ */
+unsigned long *irq_spread_test_cpus(struct kunit *test,
+				    const struct test_topo *t,
+				    const char *list)
+{
+	unsigned long *b = irq_spread_test_bitmap(test, t);
+
+	if (list)
+		KUNIT_ASSERT_EQ(test, bitmap_parselist(list, b, t->m->nr_cpus), 0);
+	return b;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_cpus);
+
+static void test_topo_siblings(struct kunit *test,
+			       struct test_topo *t)
+{
+	const struct test_machine *m = t->m;
+	unsigned int cpu, first, step, i;
+
+	t->siblings = kunit_kcalloc(test, m->nr_cpus, sizeof(*t->siblings),
+				    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->siblings);
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		if (m->smt_stride) {
+			first = cpu % m->smt_stride;
+			step = m->smt_stride;
+		} else {
+			first = cpu - cpu % m->smt;
+			step = 1;
+		}
+		t->siblings[cpu] = irq_spread_test_bitmap(test, t);
+		for (i = 0; i < m->smt; i++)
+			__set_bit(first + i * step, t->siblings[cpu]);
+	}
+}
+
+static void test_topo_destroy(void *topo)
+{
+	irq_spread_topology_destroy(topo);
+}
+
+/**
+ * irq_spread_test_topo_new - build the topology of an injected machine
+ * @test: the test, which owns the topology and destroys it when it ends
+ * @m: the machine, which must outlive the test
+ *
+ * All of @m's CPUs are online and housekeeping, and no vector is placed.
+ * Fails @test if there is no memory or @m's CPU lists do not parse.
+ *
+ * Return: the machine's topology and state.
+ */
+struct test_topo *
+irq_spread_test_topo_new(struct kunit *test,
+			 const struct test_machine *m)
+{
+	struct test_topo *t;
+	unsigned int node, cpu;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->m = m;
+	t->longs = BITS_TO_LONGS(m->nr_cpus);
+
+	t->node_cpus = kunit_kcalloc(test, m->nr_nodes, sizeof(*t->node_cpus),
+				     GFP_KERNEL);
+	t->cpu_node = kunit_kcalloc(test, m->nr_cpus, sizeof(*t->cpu_node),
+				    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->node_cpus);
+	KUNIT_ASSERT_NOT_NULL(test, t->cpu_node);
+	for (node = 0; node < m->nr_nodes; node++) {
+		t->node_cpus[node] = irq_spread_test_cpus(test, t,
+							  m->node_cpus[node]);
+		for_each_set_bit(cpu, t->node_cpus[node], m->nr_cpus)
+			t->cpu_node[cpu] = node;
+	}
+	test_topo_siblings(test, t);
+
+	t->online = irq_spread_test_bitmap(test, t);
+	bitmap_fill(t->online, m->nr_cpus);
+	t->housekeeping = irq_spread_test_bitmap(test, t);
+	bitmap_fill(t->housekeeping, m->nr_cpus);
+
+	t->nodes.nr_nodes = m->nr_nodes;
+	t->nodes.distance = test_nodes_distance;
+	t->nodes.node_cpus = test_nodes_cpus;
+	t->nodes.priv = t;
+
+	irq_spread_topology_init(&t->topo, &test_topo_ops, m->nr_cpus,
+				 m->nr_nodes, t);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, test_topo_destroy,
+							&t->topo), 0);
+	return t;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_topo_new);
+
+MODULE_DESCRIPTION("Injected machines for the irq_spread KUnit suites");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Injected machines for the irq_spread KUnit suites: a machine described by
+ * its nodes' CPUs, node distances and SMT layout, built into the topology
+ * the engine, pools and devices are given instead of the running system's.
+ */
+#ifndef _IRQ_SPREAD_KUNIT_MACHINE_H
+#define _IRQ_SPREAD_KUNIT_MACHINE_H
+
+#include <kunit/test.h>
+#include <linux/types.h>
+
+#include "irq_spread_internal.h"
+
+/**
+ * struct test_machine - a machine to inject
+ * @name: what it is
+ * @nr_cpus: number of CPUs
+ * @nr_nodes: number of NUMA nodes
+ * @node_cpus: each node's CPU list, "" for a node without CPUs
+ * @distance: node distance, as the firmware's SLIT gives it; %NULL for 10
+ *	local and @remote between any two nodes
+ * @remote: see @distance
+ * @smt: threads per core
+ * @smt_stride: 0 if a core's threads are adjacent CPU numbers, else the
+ *	distance between them (thread siblings i, i + @smt_stride, ...)
+ */
+struct test_machine {
+	const char *name;
+	unsigned int nr_cpus;
+	unsigned int nr_nodes;
+	const char * const *node_cpus;
+	int (*distance)(int from, int to);
+	int remote;
+	unsigned int smt;
+	unsigned int smt_stride;
+};
+
+/**
+ * struct test_topo - an injected machine and its state
+ * @topo: the topology given to the engine, pools and devices
+ * @m: the machine
+ * @nodes: its nodes, for irq_spread_hop_by_distance()
+ * @node_cpus: each node's CPUs
+ * @siblings: each CPU's SMT siblings, itself included
+ * @cpu_node: each CPU's node
+ * @online: the CPUs @topo reports online, all of them at first
+ * @housekeeping: the housekeeping CPUs, all of them at first; @topo reports
+ *	those also online as eligible
+ * @longs: the longs in a bitmap of @m's CPUs
+ *
+ * A test may change @online and @housekeeping between spreads.
+ */
+struct test_topo {
+	struct irq_spread_topology topo;
+	const struct test_machine *m;
+	struct irq_spread_nodes nodes;
+	unsigned long **node_cpus;
+	unsigned long **siblings;
+	int *cpu_node;
+	unsigned long *online;
+	unsigned long *housekeeping;
+	size_t longs;
+};
+
+/*
+ * Seed 004: 2-socket Xeon E5-2697 v3, 14 cores SMT2 per socket, 56 CPUs,
+ * numbered as Intel firmware does: the first thread of every core (socket
+ * 0, then 1), then the second threads, so siblings are i and i + 28.
+ * SLIT 10 / 21.
+ */
+extern const struct test_machine irq_spread_test_xeon;
+
+struct test_topo *
+irq_spread_test_topo_new(struct kunit *test,
+			 const struct test_machine *m);
+int irq_spread_test_distance(const struct test_machine *m,
+			     int from, int to);
+unsigned long *irq_spread_test_bitmap(struct kunit *test,
+				      const struct test_topo *t);
+unsigned long *irq_spread_test_cpus(struct kunit *test,
+				    const struct test_topo *t,
+				    const char *list);
+
+#endif /* _IRQ_SPREAD_KUNIT_MACHINE_H */

@@ -23,7 +23,6 @@
 #include <linux/kernfs.h>
 #include <linux/kobject.h>
 #include <linux/limits.h>
-#include <linux/mutex.h>
 #include <linux/numa.h>
 #include <linux/slab.h>
 #include <linux/sprintf.h>
@@ -238,17 +237,6 @@ static const char *fake_affinity(struct kunit *test)
 	return buf;
 }
 
-static unsigned int load_sum(struct irq_spread_topology *topo)
-{
-	unsigned int cpu, sum = 0;
-
-	mutex_lock(&topo->lock);
-	for (cpu = 0; topo->load && cpu < topo->nr_cpus; cpu++)
-		sum += topo->load[cpu];
-	mutex_unlock(&topo->lock);
-	return sum;
-}
-
 /* The mode of <dev>/irq_spread/@file (@file NULL: of the directory), or -1. */
 static int sysfs_mode(struct device *dev, const char *file)
 {
@@ -399,7 +387,7 @@ static void irq_spread_test_dev_register(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, fake_affinity(test), "0;1;2;3");
 	for (i = 0; i < FAKE_NR_IRQS; i++)
 		KUNIT_EXPECT_NOT_NULL(test, t->irqs.hint[i]);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 4);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
 
 	/* The default at registration is the device's policy. */
 	irq_spread_dev_unregister(sd);
@@ -407,7 +395,7 @@ static void irq_spread_test_dev_register(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, NULL), -1);
 	for (i = 0; i < FAKE_NR_IRQS; i++)
 		KUNIT_EXPECT_NULL(test, t->irqs.hint[i]);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 0);
 
 	KUNIT_ASSERT_EQ(test, irq_spread_default_policy_set("core", false), 0);
 	sd = dev_test_register(test);
@@ -462,7 +450,7 @@ static void irq_spread_test_dev_register_bad(struct kunit *test)
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, NULL), -1);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 0);
 	for (i = 0; i < FAKE_NR_IRQS; i++)
 		KUNIT_EXPECT_NULL(test, t->irqs.hint[i]);
 
@@ -481,7 +469,7 @@ static void irq_spread_test_dev_register_busy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(dev_test_register_n(test, t, 1, 2)),
 			-EBUSY);
 	KUNIT_EXPECT_EQ(test, t->irqs.sets, sets);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 4);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
 	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "policy"),
 			   "[numa] numa-core core\n");
 }
@@ -495,14 +483,14 @@ static void irq_spread_test_dev_register_system(struct kunit *test)
 {
 	struct dev_test *t = test->priv;
 	unsigned int irq = UINT_MAX;
-	unsigned int load = load_sum(&irq_spread_system);
+	unsigned int load = irq_spread_test_load_sum(&irq_spread_system);
 
 	KUNIT_EXPECT_EQ(test, PTR_ERR(irq_spread_dev_register(t->dev,
 							      NUMA_NO_NODE,
 							      &irq, 1)),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, NULL), -1);
-	KUNIT_EXPECT_EQ(test, load_sum(&irq_spread_system), load);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&irq_spread_system), load);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(irq_spread_dev_register(NULL,
 							      NUMA_NO_NODE,
 							      &irq, 1)),
@@ -556,7 +544,7 @@ static void irq_spread_test_dev_store(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "policy"), c->show);
 	KUNIT_EXPECT_STREQ(test, fake_affinity(test), c->aff);
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(sd->admin, sd->nvec));
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo),
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo),
 			c->policy == IRQ_SPREAD_NUMA_CORE ? 8 : 4);
 }
 
@@ -596,7 +584,7 @@ static void irq_spread_test_dev_store_bad(struct kunit *test)
 			   "numa [numa-core] core\n");
 	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "vectors"), vectors);
 	KUNIT_EXPECT_EQ(test, t->irqs.sets, sets);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 8);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 8);
 }
 
 /*
@@ -617,7 +605,7 @@ static void irq_spread_test_dev_admin(struct kunit *test)
 			   "vector irq cpus\n0 100 0\n1 101 7 admin\n2 102 2 inactive\n3 103 3 inactive\n");
 	KUNIT_EXPECT_NULL(test, t->irqs.hint[2]);
 	KUNIT_EXPECT_NULL(test, t->irqs.hint[3]);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 2);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 2);
 
 	/* Moved while inactive: kept when it comes back. */
 	admin_set(test, 3, BIT(5) | BIT(6));
@@ -626,7 +614,7 @@ static void irq_spread_test_dev_admin(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "vectors"),
 			   "vector irq cpus\n0 100 0\n1 101 7 admin\n2 102 2\n3 103 5-6 admin\n");
 	KUNIT_EXPECT_NOT_NULL(test, t->irqs.hint[2]);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 4);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
 
 	/* The same policy again hands them back. */
 	KUNIT_EXPECT_EQ(test, dev_store(test, sd, "policy", "numa\n"), 5);
@@ -647,7 +635,7 @@ static void irq_spread_test_dev_set_vectors_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, UINT_MAX), -EINVAL);
 	KUNIT_EXPECT_EQ(test, t->irqs.sets, sets);
 	KUNIT_EXPECT_EQ(test, sd->nr_active, FAKE_NR_IRQS);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 4);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
 }
 
 /*
@@ -685,7 +673,7 @@ static void irq_spread_test_dev_hotplug(struct kunit *test)
 	irq_spread_devs_respread(&t->m->topo, &cpu2);
 	KUNIT_EXPECT_STREQ(test, fake_affinity(test), "0;1;3;6");
 	__clear_bit(2, t->m->online);
-	KUNIT_EXPECT_EQ(test, load_sum(&t->m->topo), 4);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
 
 	__set_bit(2, t->m->online);
 	irq_spread_devs_respread(&t->m->topo, NULL);

@@ -9,6 +9,7 @@
 #include <linux/bitmap.h>
 #include <linux/container_of.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 
 #include "irq_spread_kunit_machine.h"
@@ -142,6 +143,25 @@ unsigned long *irq_spread_test_cpus(struct kunit *test,
 	return b;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_cpus);
+
+/**
+ * irq_spread_test_load_sum - the vectors placed on a topology
+ * @topo: an injected machine's topology, or the running system's
+ *
+ * Context: takes @topo's lock.
+ * Return: the sum of the per-CPU load of every device and pool on @topo.
+ */
+unsigned int irq_spread_test_load_sum(struct irq_spread_topology *topo)
+{
+	unsigned int cpu, sum = 0;
+
+	mutex_lock(&topo->lock);
+	for (cpu = 0; topo->load && cpu < topo->nr_cpus; cpu++)
+		sum += topo->load[cpu];
+	mutex_unlock(&topo->lock);
+	return sum;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_load_sum);
 
 static void test_topo_siblings(struct kunit *test,
 			       struct test_topo *t)

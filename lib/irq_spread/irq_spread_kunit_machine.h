@@ -81,5 +81,6 @@ unsigned long *irq_spread_test_bitmap(struct kunit *test,
 unsigned long *irq_spread_test_cpus(struct kunit *test,
 				    const struct test_topo *t,
 				    const char *list);
+unsigned int irq_spread_test_load_sum(struct irq_spread_topology *topo);
 
 #endif /* _IRQ_SPREAD_KUNIT_MACHINE_H */

@@ -51,18 +51,6 @@ static const struct test_machine quad = {
 	.node_cpus = quad_nodes, .distance = quad_distance, .smt = 1,
 };
 
-/* No vector of any pool or device is left in the topology's load. */
-static bool pool_topo_unloaded(const struct test_topo *t)
-{
-	unsigned int cpu;
-
-	for (cpu = 0; t->topo.load && cpu < t->topo.nr_cpus; cpu++) {
-		if (t->topo.load[cpu])
-			return false;
-	}
-	return true;
-}
-
 /**
  * struct pool_dev - the fake device behind a pool
  * @t: its machine
@@ -223,7 +211,7 @@ static void pool_put_all(struct kunit *test, struct test_topo *t,
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->releases),
 			atomic_read(&dev->requests));
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->errors), 0);
-	KUNIT_EXPECT_TRUE(test, pool_topo_unloaded(t));
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 0);
 }
 
 /**
@@ -341,7 +329,7 @@ static void irq_spread_pool_test_lazy(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->requests), 0);
 	KUNIT_EXPECT_STREQ(test, pool_show(test, pool), EMPTY_POOL_SHOW(3));
-	KUNIT_EXPECT_TRUE(test, pool_topo_unloaded(t));
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 0);
 
 	vecs[0] = pool_get(test, t, pool, "0", buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "8:0");
@@ -382,18 +370,18 @@ static void irq_spread_pool_test_release(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pool_get(test, t, pool, "0", buf, sizeof(buf)), 8);
 	KUNIT_EXPECT_EQ(test, pool_get(test, t, pool, "0", buf, sizeof(buf)), 8);
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->requests), 1);
-	KUNIT_EXPECT_FALSE(test, pool_topo_unloaded(t));
+	KUNIT_EXPECT_NE(test, irq_spread_test_load_sum(&t->topo), 0);
 
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_put(pool, 8), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->releases), 0);
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_irq(pool, 8), TEST_IRQ_BASE + 8);
-	KUNIT_EXPECT_FALSE(test, pool_topo_unloaded(t));
+	KUNIT_EXPECT_NE(test, irq_spread_test_load_sum(&t->topo), 0);
 
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_put(pool, 8), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->releases), 1);
 	KUNIT_EXPECT_EQ(test, pool->nr_requested, 0);
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_irq(pool, 8), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pool_topo_unloaded(t));
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->errors), 0);
 
 	/* Needed again, it is requested again, placed for its new user. */
@@ -420,7 +408,7 @@ static void irq_spread_pool_test_request_fails(struct kunit *test)
 	dev->fail = -EIO;
 	KUNIT_EXPECT_EQ(test, pool_get(test, t, pool, "0", buf, sizeof(buf)), -EIO);
 	KUNIT_EXPECT_STREQ(test, pool_show(test, pool), EMPTY_POOL_SHOW(4));
-	KUNIT_EXPECT_TRUE(test, pool_topo_unloaded(t));
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 0);
 
 	dev->fail = 0;
 	vecs[0] = pool_get(test, t, pool, "0", buf, sizeof(buf));

@@ -355,7 +355,8 @@ stage_guest()
 	wait "$GUEST_PID"
 	rc=$?
 	echo "guest: ran $(($(date +%s) - GUEST_T0))s from power-on to power-off"
-	(cd "$SRC" && python3 tools/testing/kunit/kunit.py parse "$RUN/guest/dmesg.txt") \
+	(cd "$SRC" && python3 tools/testing/kunit/kunit.py parse \
+		"$RUN/${GUEST_MAIN%%|*}/dmesg.txt") \
 		> "$LOG/kunit-guest.log" 2>&1
 	count_kunit "kunit (guest)" "$LOG/kunit-guest.log"
 	guest_results "$GUEST_MAIN" $rc

@@ -3,8 +3,8 @@
 #
 # kmemleak-report.sh [off]: save kmemleak's report of the guest's leaks so
 # far to $RESULTS/kmemleak.txt, then, with "off", turn kmemleak off for the
-# rest of the run.  Once the report is saved, later calls do nothing, and
-# without kmemleak (kmemleak=off) neither does this.
+# rest of the run.  It does nothing once the report is saved, nor on a
+# kernel without kmemleak or booted with kmemleak=off.
 #
 # Two scans: an object is reported only once it stayed unreferenced across
 # a scan, which keeps short-lived allocations out of the report.

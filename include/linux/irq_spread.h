@@ -6,6 +6,7 @@
 #ifndef _LINUX_IRQ_SPREAD_H
 #define _LINUX_IRQ_SPREAD_H
 
+struct cpu_rmap;
 struct cpumask;
 struct device;
 struct irq_spread_dev;
@@ -40,11 +41,100 @@ int irq_spread_apply(const unsigned int *irqs, unsigned int nvec,
 		     const struct cpumask *masks);
 void irq_spread_clear(const unsigned int *irqs, unsigned int nvec);
 
-struct irq_spread_dev *irq_spread_dev_register(struct device *dev, int node,
-					       const unsigned int *irqs,
-					       unsigned int nvec);
+/**
+ * IRQ_SPREAD_MAX_VECTORS - the most vectors a registered device may have
+ *
+ * Reserved and spread vectors together; an aRFS reverse map indexes its
+ * objects with 16 bits, and MSI-X has at most 2048 vectors per function.
+ */
+#define IRQ_SPREAD_MAX_VECTORS	65535
+
+/**
+ * IRQ_SPREAD_ALL_CPUS - a reserved vector that goes on every eligible CPU
+ *
+ * For &irq_spread_dev_info.reserved: the vector's mask is every CPU a
+ * vector may use (online, housekeeping, in the default IRQ affinity), as a
+ * control or asynchronous event vector that no queue owns.
+ */
+#define IRQ_SPREAD_ALL_CPUS	(-1)
+
+/**
+ * struct irq_spread_dev_ops - what a registered device's driver is told
+ * @changed: vector @vector (a device vector number, see
+ *	&irq_spread_dev_info) now has the CPUs in @mask: the library placed it
+ *	there (a policy write, CPU hotplug, the administrator's vectors handed
+ *	back, irq_spread_dev_set_vectors()), or the administrator wrote
+ *	``/proc/irq/N/smp_affinity``.  For a driver to keep what follows the
+ *	vector in step: its XPS map, its channel's CPU, its ring memory node.
+ *	Called in process context from a work item, with no lock of the
+ *	library's and not the CPU hotplug lock held: may sleep, may take the
+ *	RTNL lock or the driver's own, may call irq_spread_dev_vector_mask()
+ *	and irq_spread_dev_vector_cpu(); must not unregister the device.
+ *	Calls for one device never run concurrently, and each reports the
+ *	vector's mask at the time of the call: several changes in a row may
+ *	be reported once, with the last mask.  @mask is valid only during the
+ *	call.
+ */
+struct irq_spread_dev_ops {
+	void (*changed)(void *priv, unsigned int vector,
+			const struct cpumask *mask);
+};
+
+/**
+ * struct irq_spread_dev_info - a device to register with irq_spread
+ * @dev: the device, added already (device_add()): its sysfs directory
+ *	gets the ``irq_spread`` group
+ * @node: the device's NUMA node (dev_to_node()), or NUMA_NO_NODE
+ * @nr_vectors: number of spread vectors: the vectors of the device's
+ *	queues, which the policy places; at least 1
+ * @pre_vectors: number of reserved vectors before the spread ones
+ * @post_vectors: number of reserved vectors after the spread ones
+ * @reserved: for each reserved vector, the @pre_vectors ones first, then
+ *	the @post_vectors ones: the index, among the spread vectors, of the
+ *	spread vector whose CPUs it shares (0 for the first spread vector),
+ *	or %IRQ_SPREAD_ALL_CPUS; %NULL for %IRQ_SPREAD_ALL_CPUS for all
+ * @policy: the driver's preferred policy; the device gets the system
+ *	default instead if the administrator set one (irq_spread.policy=,
+ *	/sys/module/irq_spread/parameters/policy)
+ * @ops: the driver's callbacks, or %NULL
+ * @priv: for @ops
+ * @rmap: the aRFS reverse map of the device's RX queues
+ *	(&net_device.rx_cpu_rmap), or %NULL: spread vector k is its object
+ *	k, kept in step with the vector's affinity.  Allocate it with
+ *	alloc_cpu_rmap() and free it with cpu_rmap_put() after
+ *	irq_spread_dev_unregister(), not with alloc_irq_cpu_rmap() and
+ *	irq_cpu_rmap_add(): an interrupt has a single affinity notifier, and
+ *	the library's updates the map.  Room for @nr_vectors objects, free.
+ *
+ * Device vector numbers, used by every call, are 0 to @pre_vectors - 1 for
+ * the reserved vectors before, @pre_vectors to @pre_vectors + @nr_vectors
+ * - 1 for the spread ones, then the reserved vectors after.  A reserved
+ * vector is never counted in the per-CPU load, so one that shares a
+ * spread vector's CPUs does not push other vectors away twice.
+ */
+struct irq_spread_dev_info {
+	struct device *dev;
+	int node;
+	unsigned int nr_vectors;
+	unsigned int pre_vectors;
+	unsigned int post_vectors;
+	const int *reserved;
+	enum irq_spread_policy policy;
+	const struct irq_spread_dev_ops *ops;
+	void *priv;
+	struct cpu_rmap *rmap;
+};
+
+struct irq_spread_dev *irq_spread_dev_register(const struct irq_spread_dev_info *info);
 void irq_spread_dev_unregister(struct irq_spread_dev *sd);
+int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
+			  unsigned int irq);
+void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector);
+int irq_spread_dev_vector_mask(struct irq_spread_dev *sd, unsigned int vector,
+			       struct cpumask *mask);
+int irq_spread_dev_vector_cpu(struct irq_spread_dev *sd, unsigned int vector);
 int irq_spread_dev_set_vectors(struct irq_spread_dev *sd, unsigned int nvec);
+int irq_spread_dev_resize(struct irq_spread_dev *sd, unsigned int nr_vectors);
 enum irq_spread_policy irq_spread_default_policy(void);
 
 /**

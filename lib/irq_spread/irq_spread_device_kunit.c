@@ -1,29 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for irq_spread devices: the system default policy, and
- * registered devices with their sysfs files, the administrator's
- * overrides and CPU hotplug.
+ * registered devices with their vectors, sysfs file, debugfs table, the
+ * administrator's overrides, CPU hotplug and the driver's callback.
  *
- * A device is a kunit_device_register() device on an injected machine, with
- * fake interrupts: irq FAKE_IRQ_BASE + i has an affinity and a hint the
- * test reads, and writes to play the administrator.  UML has no interrupt
- * that takes an affinity, so only registration failing on real interrupts
- * is tested on the running system.  The placements are worked out by hand
- * from Documentation/core-api/irq_spread.rst.
+ * A device is a kunit_device_register() device on an injected machine.
+ * Its interrupts are fake, behind the library's static stubs: fake IRQ
+ * FAKE_IRQ_BASE + i has an affinity, a hint and an affinity notifier the
+ * test reads.  As the interrupt core does, every affinity set (refused
+ * ones too) queues a notification that the test delivers with
+ * fake_notify(), and the test plays the administrator by writing an
+ * affinity and notifying, or the interrupt core's CPU hotplug migration by
+ * writing one without.  UML has no interrupt that takes an affinity, so
+ * only registration on the running system is tested without fakes.
+ *
+ * The machine: two nodes of two SMT2 cores, node 0 CPUs 0-3, node 1 CPUs
+ * 4-7, siblings 2k and 2k + 1, distances 10 and 20.  The placements are
+ * worked out by hand from Documentation/core-api/irq_spread.rst; on node 0:
+ *
+ *	numa	   4 vectors: 0;1;2;3	(node 0's threads in order)
+ *	numa-core  4 vectors: 0;2;1;3	(each core holds two: a thread each)
+ *	numa-core  3 vectors: 0;2-3;1	(core {2,3} holds one: the whole core)
+ *	numa-core  2 vectors: 0-1;2-3
+ *	core	   4 vectors: 0;2;4;6	(first threads, node 0 then node 1)
  */
 #include <kunit/device.h>
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
-#include <kunit/test-bug.h>
 #include <linux/bitmap.h>
 #include <linux/bits.h>
+#include <linux/cpu.h>
+#include <linux/cpu_rmap.h>
 #include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/interrupt.h>
 #include <linux/irq_spread.h>
 #include <linux/kernfs.h>
-#include <linux/kobject.h>
 #include <linux/limits.h>
 #include <linux/numa.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sprintf.h>
 #include <linux/string.h>
@@ -38,9 +54,9 @@
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 #define FAKE_IRQ_BASE	100
-#define FAKE_NR_IRQS	4
-#define FAKE_MAX_IRQS	512
+#define FAKE_MAX_IRQS	16
 #define FAKE_NR_CPUS	8
+#define FAKE_CALLS	64
 
 /* Two nodes of two SMT2 cores, siblings 2k and 2k + 1, distances 10, 20. */
 static const char * const two_nodes[] = { "0-3", "4-7" };
@@ -51,107 +67,223 @@ static const struct test_machine two_node = {
 };
 
 /**
- * struct fake_irqs - the device's interrupts
- * @aff: each interrupt's affinity
- * @hint: each interrupt's affinity hint
- * @sets: number of affinities set
- * @fail_irq: the interrupt whose affinity cannot be set, or 0
+ * struct fake_irq - one fake interrupt
+ * @aff: its affinity
+ * @hint: its affinity hint
+ * @notify: its affinity notifier
+ * @pending: a notification is due (an affinity was set)
+ * @sets: affinities set on it, refused ones not counted
+ * @foreign: it has an affinity notifier that is not the library's
  */
-struct fake_irqs {
-	unsigned long aff[FAKE_MAX_IRQS];
-	const struct cpumask *hint[FAKE_MAX_IRQS];
+struct fake_irq {
+	unsigned long aff;
+	const struct cpumask *hint;
+	struct irq_affinity_notify *notify;
+	bool pending;
 	unsigned int sets;
-	unsigned int fail_irq;
+	bool foreign;
 };
 
-/*
- * A test's device: @m is the machine it is on, whose CPUs the hotplug tests
- * take offline.
+/**
+ * struct fake_call - a call of the driver's changed callback
+ * @vector: the vector
+ * @mask: its mask
+ */
+struct fake_call {
+	unsigned int vector;
+	unsigned long mask;
+};
+
+/**
+ * struct dev_test - a test's machine, device and fake interrupts
+ * @m: the machine, whose CPUs the hotplug tests take offline
+ * @dev: the device
+ * @irq: the fake interrupts
+ * @fail_irq: the interrupt whose affinity cannot be set, or 0
+ * @calls: the calls of the changed callback, in order
+ * @nr_calls: how many
  */
 struct dev_test {
 	struct test_topo *m;
-	struct fake_irqs irqs;
-	unsigned int irq_nrs[FAKE_MAX_IRQS];
 	struct device *dev;
+	struct fake_irq irq[FAKE_MAX_IRQS];
+	unsigned int fail_irq;
+	struct fake_call calls[FAKE_CALLS];
+	unsigned int nr_calls;
 };
 
-/* No assertion: the callers hold irq_spread_dev_lock. */
-static unsigned int fake_index(unsigned int irq)
+static struct dev_test *cur_test(void)
 {
+	return kunit_get_current_test()->priv;
+}
+
+static struct fake_irq *fake_irq(unsigned int irq)
+{
+	struct kunit *test = kunit_get_current_test();
+
 	if (irq - FAKE_IRQ_BASE < FAKE_MAX_IRQS)
-		return irq - FAKE_IRQ_BASE;
-	kunit_fail_current_test("IRQ %u is none of the device's", irq);
-	return 0;
+		return &cur_test()->irq[irq - FAKE_IRQ_BASE];
+	KUNIT_FAIL(test, "IRQ %u is no fake one", irq);
+	return &cur_test()->irq[0];
 }
 
-static int fake_set(void *priv, unsigned int irq, const struct cpumask *mask)
+/* As irq_set_affinity(): refused or not, the notifier is called. */
+static int fake_affinity(unsigned int irq, const struct cpumask *mask)
 {
-	struct fake_irqs *irqs = priv;
-	unsigned int i = fake_index(irq);
+	struct fake_irq *f = fake_irq(irq);
 
-	irqs->hint[i] = mask;
-	if (irq == irqs->fail_irq)
+	f->pending = true;
+	if (irq == cur_test()->fail_irq)
 		return -EIO;
-	irqs->aff[i] = cpumask_bits(mask)[0];
-	irqs->sets++;
+	f->aff = cpumask_bits(mask)[0];
+	f->sets++;
 	return 0;
 }
 
-static void fake_clear(void *priv, unsigned int irq)
+/* As irq_set_affinity_and_hint(): the hint, then the affinity. */
+static int fake_apply(unsigned int irq, const struct cpumask *mask)
 {
-	struct fake_irqs *irqs = priv;
-
-	irqs->hint[fake_index(irq)] = NULL;
+	fake_irq(irq)->hint = mask;
+	return fake_affinity(irq, mask);
 }
 
-static bool fake_get(void *priv, unsigned int irq, unsigned long *dst,
-		     unsigned int nr_cpus)
+static void fake_hint(unsigned int irq, const struct cpumask *hint)
 {
-	struct fake_irqs *irqs = priv;
+	fake_irq(irq)->hint = hint;
+}
 
-	*dst = irqs->aff[fake_index(irq)];
+static bool fake_get(unsigned int irq, struct cpumask *dst)
+{
+	cpumask_clear(dst);
+	cpumask_bits(dst)[0] = fake_irq(irq)->aff;
 	return true;
 }
 
-static const struct irq_spread_irq_ops fake_irq_ops = {
-	.set	= fake_set,
-	.clear	= fake_clear,
-	.get	= fake_get,
+static int fake_notifier(unsigned int irq, struct irq_affinity_notify *notify)
+{
+	struct fake_irq *f = fake_irq(irq);
+
+	if (notify && f->foreign)
+		return -EBUSY;
+	f->notify = notify;
+	if (!notify)
+		f->pending = false;
+	return 0;
+}
+
+/* Deliver the notifications due, as the interrupt core's work does. */
+static void fake_notify(struct kunit *test)
+{
+	struct dev_test *t = test->priv;
+	struct fake_irq *f;
+	cpumask_var_t mask;
+	unsigned int i;
+
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	for (i = 0; i < FAKE_MAX_IRQS; i++) {
+		f = &t->irq[i];
+		if (!f->pending || !f->notify)
+			continue;
+		f->pending = false;
+		cpumask_clear(mask);
+		cpumask_bits(mask)[0] = f->aff;
+		f->notify->notify(f->notify, mask);
+	}
+	free_cpumask_var(mask);
+}
+
+/* Play the administrator: write @cpus to IRQ @i's smp_affinity. */
+static void admin_set(struct kunit *test, unsigned int i, unsigned long cpus)
+{
+	struct dev_test *t = test->priv;
+
+	fake_notify(test);
+	t->irq[i].aff = cpus;
+	t->irq[i].pending = true;
+	fake_notify(test);
+}
+
+/* Play CPU hotplug's migration: the interrupt core moves IRQ @i, silently. */
+static void kernel_move(struct kunit *test, unsigned int i, unsigned long cpus)
+{
+	struct dev_test *t = test->priv;
+
+	t->irq[i].aff = cpus;
+}
+
+static void fake_changed(void *priv, unsigned int vector,
+			 const struct cpumask *mask)
+{
+	struct dev_test *t = priv;
+
+	if (t->nr_calls < FAKE_CALLS) {
+		t->calls[t->nr_calls].vector = vector;
+		t->calls[t->nr_calls].mask = cpumask_bits(mask)[0];
+	}
+	t->nr_calls++;
+}
+
+static const struct irq_spread_dev_ops fake_ops = {
+	.changed	= fake_changed,
 };
 
-static void dev_test_restore_default(void *policy)
+/* The changed callback's calls since the last look, "v:cpus" each. */
+static const char *dev_calls(struct kunit *test, struct irq_spread_dev *sd)
 {
-	irq_spread_default_policy_set(irq_spread_policy_name((uintptr_t)policy),
-				      false);
+	struct dev_test *t = test->priv;
+	char *buf = kunit_kzalloc(test, 256, GFP_KERNEL);
+	unsigned int i;
+	int len = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	irq_spread_dev_flush(sd);
+	KUNIT_ASSERT_LE(test, t->nr_calls, FAKE_CALLS);
+	for (i = 0; i < t->nr_calls; i++)
+		len += scnprintf(buf + len, 256 - len, "%s%u:%*pbl", i ? " " : "",
+				 t->calls[i].vector, FAKE_NR_CPUS,
+				 &t->calls[i].mask);
+	t->nr_calls = 0;
+	return buf;
+}
+
+static void dev_test_restore_default(void *data)
+{
+	uintptr_t v = (uintptr_t)data;
+
+	irq_spread_default_policy_restore(v >> 1, v & 1);
 }
 
 /* Keep the system default as the test found it. */
 static void dev_test_keep_default(struct kunit *test)
 {
-	uintptr_t policy = irq_spread_default_policy();
+	uintptr_t v = irq_spread_default_policy() << 1 |
+		      irq_spread_default_policy_is_set();
 
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							dev_test_restore_default,
-							(void *)policy), 0);
+							(void *)v), 0);
 }
 
 static int dev_test_init(struct kunit *test)
 {
 	struct dev_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
+	test->priv = t;
 	t->m = irq_spread_test_topo_new(test, &two_node);
-	for (i = 0; i < FAKE_MAX_IRQS; i++)
-		t->irq_nrs[i] = FAKE_IRQ_BASE + i;
 
-	/* Registrations take the system default: make it known. */
+	/* Unset: registrations get their driver's policy. */
 	dev_test_keep_default(test);
-	KUNIT_ASSERT_EQ(test, irq_spread_default_policy_set("numa", false), 0);
+	irq_spread_default_policy_restore(IRQ_SPREAD_NUMA, false);
 
 	t->dev = kunit_device_register(test, "irq_spread_test");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->dev);
-	test->priv = t;
+
+	kunit_activate_static_stub(test, irq_spread_irq_apply, fake_apply);
+	kunit_activate_static_stub(test, irq_spread_irq_affinity, fake_affinity);
+	kunit_activate_static_stub(test, irq_spread_irq_hint, fake_hint);
+	kunit_activate_static_stub(test, irq_spread_irq_get, fake_get);
+	kunit_activate_static_stub(test, irq_spread_irq_notifier, fake_notifier);
 	return 0;
 }
 
@@ -160,70 +292,56 @@ static void dev_test_unregister(void *sd)
 	irq_spread_dev_unregister(sd);
 }
 
-static struct irq_spread_dev *dev_test_register_n(struct kunit *test,
-						  struct dev_test *t, int node,
-						  unsigned int nvec)
+/* @nvec spread vectors on @node under @policy, the test's callback. */
+static struct irq_spread_dev_info spread_info(struct dev_test *t, int node,
+					      enum irq_spread_policy policy,
+					      unsigned int nvec)
 {
-	return irq_spread_dev_topo_register(&t->m->topo, &fake_irq_ops,
-					    &t->irqs, t->dev, node, t->irq_nrs,
-					    nvec);
+	return (struct irq_spread_dev_info){
+		.dev = t->dev, .node = node, .nr_vectors = nvec,
+		.policy = policy, .ops = &fake_ops, .priv = t,
+	};
 }
 
-/* Register the 4 vectors on node 0, unregistered when the test ends. */
-static struct irq_spread_dev *dev_test_register(struct kunit *test)
+/* Register @info, unregistered when the test ends. */
+static struct irq_spread_dev *dev_register_info(struct kunit *test,
+						const struct irq_spread_dev_info *info)
 {
 	struct dev_test *t = test->priv;
-	struct irq_spread_dev *sd = dev_test_register_n(test, t, 0, FAKE_NR_IRQS);
+	struct irq_spread_dev *sd;
 
+	sd = irq_spread_dev_topo_register(&t->m->topo, info);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dev_test_unregister,
 							sd), 0);
 	return sd;
 }
 
-static struct kobj_attribute *dev_attr(struct kunit *test,
-				       struct irq_spread_dev *sd,
-				       const char *name)
+static void dev_attach_all(struct kunit *test, struct irq_spread_dev *sd,
+			   unsigned int nvec)
 {
-	const struct attribute_group *const *g;
-	struct attribute *const *a;
+	unsigned int i;
 
-	for (g = sd->kobj.ktype->default_groups; *g; g++) {
-		for (a = (*g)->attrs; *a; a++) {
-			if (!strcmp((*a)->name, name))
-				return container_of(*a, struct kobj_attribute,
-						    attr);
-		}
-	}
-	KUNIT_FAIL_AND_ABORT(test, "no attribute %s", name);
-	return NULL;
+	for (i = 0; i < nvec; i++)
+		KUNIT_ASSERT_EQ(test, irq_spread_dev_attach(sd, i,
+							    FAKE_IRQ_BASE + i), 0);
+	fake_notify(test);
 }
 
-/* Read a file of <dev>/irq_spread as sysfs does. */
-static const char *dev_show(struct kunit *test, struct irq_spread_dev *sd,
-			    const char *name)
+/* @nvec vectors on node 0 under @policy, all attached. */
+static struct irq_spread_dev *dev_register(struct kunit *test,
+					   enum irq_spread_policy policy,
+					   unsigned int nvec)
 {
-	struct kobj_attribute *attr = dev_attr(test, sd, name);
-	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	ssize_t len;
+	struct irq_spread_dev_info info = spread_info(test->priv, 0, policy, nvec);
+	struct irq_spread_dev *sd = dev_register_info(test, &info);
 
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	len = attr->show(&sd->kobj, attr, buf);
-	KUNIT_ASSERT_GE(test, len, 0);
-	KUNIT_EXPECT_EQ(test, len, strlen(buf));
-	return buf;
+	dev_attach_all(test, sd, nvec);
+	return sd;
 }
 
-static ssize_t dev_store(struct kunit *test, struct irq_spread_dev *sd,
-			 const char *name, const char *val)
-{
-	struct kobj_attribute *attr = dev_attr(test, sd, name);
-
-	return attr->store(&sd->kobj, attr, val, strlen(val));
-}
-
-/* The fake interrupts' affinities, ";" between vectors. */
-static const char *fake_affinity(struct kunit *test)
+/* The fake interrupts' affinities, ";" between them. */
+static const char *fake_affinities(struct kunit *test, unsigned int nr)
 {
 	struct dev_test *t = test->priv;
 	char *buf = kunit_kzalloc(test, 128, GFP_KERNEL);
@@ -231,10 +349,52 @@ static const char *fake_affinity(struct kunit *test)
 	int len = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	for (i = 0; i < FAKE_NR_IRQS; i++)
+	for (i = 0; i < nr; i++)
 		len += scnprintf(buf + len, 128 - len, "%s%*pbl", i ? ";" : "",
-				 FAKE_NR_CPUS, &t->irqs.aff[i]);
+				 FAKE_NR_CPUS, &t->irq[i].aff);
 	return buf;
+}
+
+/* The vectors' masks as the device gives them, "-" for none. */
+static const char *dev_masks(struct kunit *test, struct irq_spread_dev *sd,
+			     unsigned int nvec)
+{
+	char *buf = kunit_kzalloc(test, 128, GFP_KERNEL);
+	cpumask_var_t mask;
+	unsigned int i;
+	int len = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	for (i = 0; i < nvec; i++) {
+		if (irq_spread_dev_vector_mask(sd, i, mask))
+			len += scnprintf(buf + len, 128 - len, "%s-", i ? ";" : "");
+		else
+			len += scnprintf(buf + len, 128 - len, "%s%*pbl",
+					 i ? ";" : "", FAKE_NR_CPUS,
+					 cpumask_bits(mask));
+	}
+	free_cpumask_var(mask);
+	return buf;
+}
+
+static unsigned int fake_sets(struct kunit *test, unsigned int nr)
+{
+	struct dev_test *t = test->priv;
+	unsigned int i, sets = 0;
+
+	for (i = 0; i < nr; i++)
+		sets += t->irq[i].sets;
+	return sets;
+}
+
+static void fake_sets_zero(struct kunit *test)
+{
+	struct dev_test *t = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < FAKE_MAX_IRQS; i++)
+		t->irq[i].sets = 0;
 }
 
 /* The mode of <dev>/irq_spread/@file (@file NULL: of the directory), or -1. */
@@ -254,12 +414,73 @@ static int sysfs_mode(struct device *dev, const char *file)
 	return mode;
 }
 
-/* Play the administrator: write @cpus to vector @i's smp_affinity. */
-static void admin_set(struct kunit *test, unsigned int i, unsigned long cpus)
+static struct device_attribute *dev_attr(struct kunit *test, const char *name)
 {
+	struct attribute *const *a;
+
+	for (a = irq_spread_dev_group.attrs; *a; a++) {
+		if (!strcmp((*a)->name, name))
+			return container_of(*a, struct device_attribute, attr);
+	}
+	KUNIT_FAIL_AND_ABORT(test, "no attribute %s", name);
+	return NULL;
+}
+
+/* Read <dev>/irq_spread/@name as sysfs does. */
+static const char *dev_show(struct kunit *test, const char *name)
+{
+	struct device_attribute *attr = dev_attr(test, name);
+	struct dev_test *t = test->priv;
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	ssize_t len;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	len = attr->show(t->dev, attr, buf);
+	KUNIT_ASSERT_GE(test, len, 0);
+	KUNIT_EXPECT_EQ(test, len, strlen(buf));
+	return buf;
+}
+
+static ssize_t dev_store(struct kunit *test, const char *name, const char *val)
+{
+	struct device_attribute *attr = dev_attr(test, name);
 	struct dev_test *t = test->priv;
 
-	t->irqs.aff[i] = cpus;
+	return attr->store(t->dev, attr, val, strlen(val));
+}
+
+/* The debugfs table's lines of the test's device, without its path. */
+static const char *dev_debugfs(struct kunit *test)
+{
+	struct dev_test *t = test->priv;
+	struct seq_file m = { .size = PAGE_SIZE };
+	char *path, *out, *line, *next;
+	size_t plen, len = 0;
+
+	m.buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	out = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	KUNIT_ASSERT_EQ(test, irq_spread_devs_show(&m, NULL), 0);
+	KUNIT_ASSERT_LT(test, m.count, m.size);
+	m.buf[m.count] = '\0';
+	KUNIT_EXPECT_TRUE(test, str_has_prefix(m.buf,
+					       "device policy vector irq kind state cpus\n"));
+
+	path = kobject_get_path(&t->dev->kobj, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, path);
+	plen = strlen(path);
+	for (line = m.buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (strncmp(line, path, plen) || line[plen] != ' ')
+			continue;
+		len += scnprintf(out + len, PAGE_SIZE - len, "%s\n",
+				 line + plen + 1);
+	}
+	kfree(path);
+	return out;
 }
 
 /* Over-long: one page, the most sysfs passes, that starts with a name. */
@@ -316,8 +537,9 @@ static void param_case_desc(const struct param_case *c, char *desc)
 KUNIT_ARRAY_PARAM(param, param_cases, param_case_desc);
 
 /*
- * Start from a policy that is neither the built-in default nor the one
- * wanted, so that "unchanged" and "reset" differ from "changed".
+ * Start from a default that the administrator has not set, which is
+ * neither the built-in default nor the one wanted, so that "unchanged"
+ * and "reset" differ from "changed"; a good value also makes it set.
  */
 static void irq_spread_test_param_set(struct kunit *test)
 {
@@ -328,13 +550,13 @@ static void irq_spread_test_param_set(struct kunit *test)
 	if (c->want == IRQ_SPREAD_NUMA_CORE)
 		start = IRQ_SPREAD_CORE;
 	dev_test_keep_default(test);
-	KUNIT_ASSERT_EQ(test, irq_spread_default_policy_set(irq_spread_policy_name(start),
-							    false), 0);
+	irq_spread_default_policy_restore(start, false);
 
 	KUNIT_EXPECT_EQ(test, irq_spread_default_policy_set(val, c->booting),
 			c->ret);
 	KUNIT_EXPECT_EQ(test, irq_spread_default_policy(),
 			c->want < 0 ? start : c->want);
+	KUNIT_EXPECT_EQ(test, irq_spread_default_policy_is_set(), c->want >= 0);
 }
 
 static void irq_spread_test_policy_list(struct kunit *test)
@@ -368,60 +590,123 @@ static struct kunit_suite irq_spread_param_test_suite = {
 	.test_cases = irq_spread_param_test_cases,
 };
 
-/* The files, their modes, and what a new device shows. */
+/*
+ * Registration: placed before any interrupt exists, one file in a named
+ * group of the device, vectors applied as they are attached; and all of it
+ * gone again after unregistration.
+ */
 static void irq_spread_test_dev_register(struct kunit *test)
 {
+	struct irq_spread_dev_info info = spread_info(test->priv, 0,
+						   IRQ_SPREAD_NUMA_CORE, 4);
 	struct dev_test *t = test->priv;
 	struct irq_spread_dev *sd;
 	unsigned int i;
 
 	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, NULL), -1);
-	sd = dev_test_register(test);
+	sd = irq_spread_dev_topo_register(&t->m->topo, &info);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
 
 	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, "policy"), 0644);
-	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, "vectors"), 0444);
-	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "policy"),
-			   "[numa] numa-core core\n");
-	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "vectors"),
-			   "vector irq cpus\n0 100 0\n1 101 1\n2 102 2\n3 103 3\n");
-	KUNIT_EXPECT_STREQ(test, fake_affinity(test), "0;1;2;3");
-	for (i = 0; i < FAKE_NR_IRQS; i++)
-		KUNIT_EXPECT_NOT_NULL(test, t->irqs.hint[i]);
+	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, "vectors"), -1);
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"),
+			   "numa [numa-core] core\n");
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
 
-	/* The default at registration is the device's policy. */
-	irq_spread_dev_unregister(sd);
-	kunit_remove_action(test, dev_test_unregister, sd);
-	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, NULL), -1);
-	for (i = 0; i < FAKE_NR_IRQS; i++)
-		KUNIT_EXPECT_NULL(test, t->irqs.hint[i]);
-	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 0);
+	/* Known before the interrupts: each core holds two, a thread each. */
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 4), "0;2;1;3");
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_cpu(sd, 3), 3);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa-core 0 - spread active 0\n"
+			   "numa-core 1 - spread active 2\n"
+			   "numa-core 2 - spread active 1\n"
+			   "numa-core 3 - spread active 3\n");
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 0);
 
-	KUNIT_ASSERT_EQ(test, irq_spread_default_policy_set("core", false), 0);
-	sd = dev_test_register(test);
-	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "policy"),
-			   "numa numa-core [core]\n");
-	KUNIT_EXPECT_STREQ(test, fake_affinity(test), "0;2;4;6");
+	/* Attached in any order; each applied once, hinted, notified. */
+	for (i = 4; i-- > 0;)
+		KUNIT_ASSERT_EQ(test, irq_spread_dev_attach(sd, i,
+							    FAKE_IRQ_BASE + i), 0);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;2;1;3");
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 4);
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_NOT_NULL(test, t->irq[i].hint);
+		KUNIT_EXPECT_PTR_EQ(test, t->irq[i].notify, &sd->vec[i]->notify);
+	}
+	/* The library's own applies are not the administrator's. */
+	fake_notify(test);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa-core 0 100 spread active 0\n"
+			   "numa-core 1 101 spread active 2\n"
+			   "numa-core 2 102 spread active 1\n"
+			   "numa-core 3 103 spread active 3\n");
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
+
+	irq_spread_dev_unregister(sd);
+	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, NULL), -1);
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_NULL(test, t->irq[i].hint);
+		KUNIT_EXPECT_NULL(test, t->irq[i].notify);
+	}
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;2;1;3");
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 0);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test), "");
 }
 
+/* The device's policy: its driver's, unless the administrator set one. */
+static void irq_spread_test_dev_policy_default(struct kunit *test)
+{
+	struct irq_spread_dev_info info = spread_info(test->priv, 0,
+						   IRQ_SPREAD_CORE, 4);
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev *sd;
+
+	sd = irq_spread_dev_topo_register(&t->m->topo, &info);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "numa numa-core [core]\n");
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 4), "0;2;4;6");
+	irq_spread_dev_unregister(sd);
+
+	/* Set to the built-in default, still set. */
+	KUNIT_ASSERT_EQ(test, irq_spread_default_policy_set("numa", false), 0);
+	sd = dev_register_info(test, &info);
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "[numa] numa-core core\n");
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 4), "0;1;2;3");
+}
+
+/**
+ * struct register_case - a bad registration
+ * @desc: what the case tests
+ * @info: the device, but for its struct device, which the test fills in
+ *	unless @no_dev
+ * @no_info: register %NULL
+ * @no_dev: no struct device
+ */
 struct register_case {
 	const char *desc;
+	struct irq_spread_dev_info info;
+	bool no_info;
 	bool no_dev;
-	bool no_irqs;
-	unsigned int nvec;
-	int node;
-	unsigned int fail_irq;
-	int ret;
 };
 
+static const int bad_with[] = { 4 };
+static const int bad_all[] = { -2 };
+
 static const struct register_case register_cases[] = {
-	{ "no device",		true,  false, 4, 0, 0, -EINVAL },
-	{ "no irqs",		false, true,  4, 0, 0, -EINVAL },
-	{ "no vectors",		false, false, 0, 0, 0, -EINVAL },
-	{ "negative node",	false, false, 4, -2, 0, -EINVAL },
-	{ "node past the last",	false, false, 4, 2, 0, -EINVAL },
-	{ "first irq fails",	false, false, 4, 0, 100, -EIO },
-	{ "third irq fails",	false, false, 4, 0, 102, -EIO },
+	{ "no info", .no_info = true },
+	{ "no device", { .nr_vectors = 4 }, .no_dev = true },
+	{ "no vectors", { .nr_vectors = 0 } },
+	{ "negative node", { .node = -2, .nr_vectors = 4 } },
+	{ "node past the last", { .node = 2, .nr_vectors = 4 } },
+	{ "no such policy", { .nr_vectors = 4, .policy = IRQ_SPREAD_NR_POLICIES } },
+	{ "reserved with no such vector",
+	  { .nr_vectors = 4, .pre_vectors = 1, .reserved = bad_with } },
+	{ "reserved below all CPUs",
+	  { .nr_vectors = 4, .post_vectors = 1, .reserved = bad_all } },
+	{ "vector count overflows",
+	  { .nr_vectors = 4, .pre_vectors = UINT_MAX - 2, .post_vectors = 1 } },
+	{ "more vectors than the most",
+	  { .nr_vectors = IRQ_SPREAD_MAX_VECTORS, .post_vectors = 1 } },
 };
 
 static void register_case_desc(const struct register_case *c, char *desc)
@@ -431,77 +716,326 @@ static void register_case_desc(const struct register_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(register, register_cases, register_case_desc);
 
-/* A registration that fails leaves nothing behind. */
+/* A bad registration: -EINVAL, and nothing left behind. */
 static void irq_spread_test_dev_register_bad(struct kunit *test)
 {
 	const struct register_case *c = test->param_value;
+	struct irq_spread_dev_info info = c->info;
 	struct dev_test *t = test->priv;
-	struct irq_spread_dev *sd;
-	unsigned int i;
 
-	t->irqs.fail_irq = c->fail_irq;
-	sd = irq_spread_dev_topo_register(&t->m->topo, &fake_irq_ops, &t->irqs,
-					  c->no_dev ? NULL : t->dev, c->node,
-					  c->no_irqs ? NULL : t->irq_nrs,
-					  c->nvec);
-	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(sd), c->ret);
-	if (!IS_ERR(sd)) {
-		irq_spread_dev_unregister(sd);
-		return;
-	}
+	if (!c->no_dev)
+		info.dev = t->dev;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(irq_spread_dev_topo_register(&t->m->topo,
+								   c->no_info ? NULL : &info)),
+			-EINVAL);
 	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, NULL), -1);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 0);
-	for (i = 0; i < FAKE_NR_IRQS; i++)
-		KUNIT_EXPECT_NULL(test, t->irqs.hint[i]);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test), "");
 
 	/* Nothing stayed listed either: the device registers fine now. */
-	t->irqs.fail_irq = 0;
-	dev_test_register(test);
-	KUNIT_EXPECT_STREQ(test, fake_affinity(test), "0;1;2;3");
+	dev_register(test, IRQ_SPREAD_NUMA, 4);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;2;3");
 }
 
 static void irq_spread_test_dev_register_busy(struct kunit *test)
 {
+	struct irq_spread_dev_info info = spread_info(test->priv, 1,
+						   IRQ_SPREAD_CORE, 2);
 	struct dev_test *t = test->priv;
-	struct irq_spread_dev *sd = dev_test_register(test);
-	unsigned int sets = t->irqs.sets;
 
-	KUNIT_EXPECT_EQ(test, PTR_ERR(dev_test_register_n(test, t, 1, 2)),
+	dev_register(test, IRQ_SPREAD_NUMA, 4);
+	fake_sets_zero(test);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(irq_spread_dev_topo_register(&t->m->topo,
+								   &info)),
 			-EBUSY);
-	KUNIT_EXPECT_EQ(test, t->irqs.sets, sets);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 0);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
-	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "policy"),
-			   "[numa] numa-core core\n");
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "[numa] numa-core core\n");
 }
 
 /*
- * On the running system with an interrupt that takes no affinity (none
- * under UML, which has no SMP; no descriptor elsewhere): the error, and
- * nothing left behind.
+ * On the running system: with SMP, an interrupt without a descriptor is
+ * refused and nothing is left behind; without SMP (UML), there is nothing
+ * to place and every call succeeds, so drivers work unchanged.
  */
 static void irq_spread_test_dev_register_system(struct kunit *test)
 {
-	struct dev_test *t = test->priv;
-	unsigned int irq = UINT_MAX;
+	struct irq_spread_dev_info info = spread_info(test->priv, NUMA_NO_NODE,
+						   IRQ_SPREAD_NUMA, 1);
 	unsigned int load = irq_spread_test_load_sum(&irq_spread_system);
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev *sd;
 
-	KUNIT_EXPECT_EQ(test, PTR_ERR(irq_spread_dev_register(t->dev,
-							      NUMA_NO_NODE,
-							      &irq, 1)),
-			-EINVAL);
+	/* The real interrupt core, not the fakes. */
+	kunit_deactivate_static_stub(test, irq_spread_irq_apply);
+	kunit_deactivate_static_stub(test, irq_spread_irq_affinity);
+	kunit_deactivate_static_stub(test, irq_spread_irq_hint);
+	kunit_deactivate_static_stub(test, irq_spread_irq_get);
+	kunit_deactivate_static_stub(test, irq_spread_irq_notifier);
+	sd = irq_spread_dev_register(&info);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_cpu(sd, 0),
+			cpumask_first(cpu_online_mask));
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 0, UINT_MAX),
+			IS_ENABLED(CONFIG_SMP) ? -EINVAL : 0);
+	irq_spread_dev_unregister(sd);
 	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, NULL), -1);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&irq_spread_system), load);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(irq_spread_dev_register(NULL,
-							      NUMA_NO_NODE,
-							      &irq, 1)),
-			-EINVAL);
 
 	/* Harmless on nothing. */
 	irq_spread_dev_unregister(NULL);
 	irq_spread_dev_unregister(ERR_PTR(-EINVAL));
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(NULL, 1), -EINVAL);
+	irq_spread_dev_detach(NULL, 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(irq_spread_dev_register(NULL)), -EINVAL);
 }
 
+/* Every call but unregistration may be made with the hotplug lock held. */
+static void irq_spread_test_dev_cpus_locked(struct kunit *test)
+{
+	struct irq_spread_dev_info info = spread_info(test->priv, 0,
+						   IRQ_SPREAD_NUMA, 4);
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev *sd;
+
+	cpus_read_lock();
+	sd = irq_spread_dev_topo_register(&t->m->topo, &info);
+	if (!IS_ERR(sd)) {
+		irq_spread_dev_attach(sd, 0, FAKE_IRQ_BASE);
+		irq_spread_dev_set_vectors(sd, 2);
+		irq_spread_dev_resize(sd, 3);
+		irq_spread_dev_set_policy(sd, IRQ_SPREAD_CORE);
+		irq_spread_dev_vector_cpu(sd, 1);
+		irq_spread_dev_detach(sd, 0);
+	}
+	cpus_read_unlock();
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 3), "0;2;4");
+	irq_spread_dev_unregister(sd);
+}
+
+/* Bad arguments of the vector calls: an error, nothing changed. */
+static void irq_spread_test_dev_calls_bad(struct kunit *test)
+{
+	struct irq_spread_dev_info info = spread_info(test->priv, 0,
+						   IRQ_SPREAD_NUMA, 4);
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev *sd = dev_register_info(test, &info);
+	cpumask_var_t mask;
+
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(NULL, 0, FAKE_IRQ_BASE), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 4, FAKE_IRQ_BASE), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_mask(NULL, 0, mask), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_mask(sd, 0, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_mask(sd, 4, mask), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_cpu(NULL, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_cpu(sd, UINT_MAX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(NULL, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 5), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, UINT_MAX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(NULL, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(sd, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(sd, UINT_MAX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(sd, IRQ_SPREAD_MAX_VECTORS + 1),
+			-EINVAL);
+	/* A detach of what is not attached is nothing. */
+	irq_spread_dev_detach(sd, 1);
+	irq_spread_dev_detach(sd, 9);
+
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 0, FAKE_IRQ_BASE), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 0, FAKE_IRQ_BASE + 1), -EBUSY);
+	/* Someone's notifier is in: the library does not replace it. */
+	t->irq[1].foreign = true;
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 1, FAKE_IRQ_BASE + 1), -EBUSY);
+	KUNIT_EXPECT_NULL(test, t->irq[1].hint);
+	KUNIT_EXPECT_EQ(test, t->irq[1].sets, 0);
+	/* An interrupt that takes no affinity: left as it was. */
+	t->fail_irq = FAKE_IRQ_BASE + 2;
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 2, FAKE_IRQ_BASE + 2), -EIO);
+	KUNIT_EXPECT_NULL(test, t->irq[2].hint);
+	KUNIT_EXPECT_NULL(test, t->irq[2].notify);
+	t->fail_irq = 0;
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 2, FAKE_IRQ_BASE + 2), 0);
+
+	KUNIT_EXPECT_EQ(test, sd->nr_active, 4);
+	KUNIT_EXPECT_EQ(test, sd->nr, 4);
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 4), "0;1;2;3");
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
+	free_cpumask_var(mask);
+}
+
+/*
+ * Reserved vectors: one before, with spread vector 0 (MANA's HWC sharing
+ * queue 0's CPU), one after on every CPU (a control vector): never in the
+ * load, following what they follow.
+ */
+static void irq_spread_test_dev_reserved(struct kunit *test)
+{
+	static const int reserved[] = { 0, IRQ_SPREAD_ALL_CPUS };
+	struct irq_spread_dev_info info = spread_info(test->priv, 0,
+						   IRQ_SPREAD_NUMA, 3);
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev *sd;
+
+	info.pre_vectors = 1;
+	info.post_vectors = 1;
+	info.reserved = reserved;
+	sd = dev_register_info(test, &info);
+	dev_attach_all(test, sd, 5);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 5), "0;0;1;2;0-7");
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 3);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa 0 100 pre active 0\n"
+			   "numa 1 101 spread active 0\n"
+			   "numa 2 102 spread active 1\n"
+			   "numa 3 103 spread active 2\n"
+			   "numa 4 104 post active 0-7\n");
+
+	/* Spread vector 0 moves: the HWC vector with it. */
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "core"), 4);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 5), "0;0;2;4;0-7");
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "2:2 3:4");
+	fake_notify(test);
+	irq_spread_devs_cpu_offline(&t->m->topo, 0);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 5), "1;1;2;4;1-7");
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 3);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "0:1 1:1 4:1-7");
+	irq_spread_devs_cpu_online(&t->m->topo, 0);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 5), "0;0;2;4;0-7");
+
+	/* The administrator may set a reserved vector too. */
+	fake_notify(test);
+	admin_set(test, 4, BIT(5));
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 5), "0;0;2;4;5");
+}
+
+/*
+ * ethtool -L: only vectors whose mask changes are applied, the unused
+ * ones lose their hint and leave the load; back up, they are applied.
+ */
+static void irq_spread_test_dev_set_vectors(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA_CORE, 4);
+	struct dev_test *t = test->priv;
+
+	fake_sets_zero(test);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 2), 0);
+	/* Two vectors on two cores: each its whole core. */
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0-1;2-3;1;3");
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 4), "0-1;2-3;-;-");
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 2);
+	KUNIT_EXPECT_NULL(test, t->irq[2].hint);
+	KUNIT_EXPECT_NULL(test, t->irq[3].hint);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "0:0-1 1:2-3");
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa-core 0 100 spread active 0-1\n"
+			   "numa-core 1 101 spread active 2-3\n"
+			   "numa-core 2 102 spread inactive -\n"
+			   "numa-core 3 103 spread inactive -\n");
+
+	/* The same count again: nothing to do. */
+	fake_notify(test);
+	fake_sets_zero(test);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 2), 0);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 0);
+
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 3), 0);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;2-3;1;3");
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 2);
+	KUNIT_EXPECT_NOT_NULL(test, t->irq[2].hint);
+	KUNIT_EXPECT_NULL(test, t->irq[3].hint);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "0:0 2:1");
+	fake_notify(test);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
+}
+
+/* A refused vector: all or nothing, as it was before the call. */
+static void irq_spread_test_dev_set_vectors_fails(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA_CORE, 4);
+	struct dev_test *t = test->priv;
+
+	t->fail_irq = FAKE_IRQ_BASE + 1;
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 2), -EIO);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;2;1;3");
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 4), "0;2;1;3");
+	KUNIT_EXPECT_EQ(test, sd->nr_active, 4);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
+	/* The refused one's hint is its old mask again. */
+	KUNIT_ASSERT_NOT_NULL(test, t->irq[1].hint);
+	KUNIT_EXPECT_EQ(test, cpumask_bits(t->irq[1].hint)[0], BIT(2));
+	KUNIT_EXPECT_NOT_NULL(test, t->irq[3].hint);
+	/* The refusals' notifications are not the administrator's. */
+	fake_notify(test);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
+	KUNIT_EXPECT_FALSE(test, sd->vec[0]->admin);
+	KUNIT_EXPECT_FALSE(test, sd->vec[1]->admin);
+
+	t->fail_irq = 0;
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 2), 0);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 2), "0-1;2-3");
+}
+
+/*
+ * Dynamic MSI-X: the spread vectors grow and shrink, those after them
+ * keep their interrupts under new numbers.
+ */
+static void irq_spread_test_dev_resize(struct kunit *test)
+{
+	static const int reserved[] = { IRQ_SPREAD_ALL_CPUS };
+	struct irq_spread_dev_info info = spread_info(test->priv, 0,
+						   IRQ_SPREAD_NUMA, 2);
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev *sd;
+
+	info.post_vectors = 1;
+	info.reserved = reserved;
+	sd = dev_register_info(test, &info);
+	dev_attach_all(test, sd, 3);
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 3), "0;1;0-7");
+
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(sd, 4), 0);
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 5), "0;1;2;3;0-7");
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa 0 100 spread active 0\n"
+			   "numa 1 101 spread active 1\n"
+			   "numa 2 - spread active 2\n"
+			   "numa 3 - spread active 3\n"
+			   "numa 4 102 post active 0-7\n");
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 2, FAKE_IRQ_BASE + 3), 0);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;0-7;2");
+
+	/* Not below a vector that has its interrupt. */
+	fake_sets_zero(test);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(sd, 2), -EBUSY);
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 5), "0;1;2;3;0-7");
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(sd, 1), -EBUSY);
+	irq_spread_dev_detach(sd, 2);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(sd, 2), 0);
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 3), "0;1;0-7");
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 2);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa 0 100 spread active 0\n"
+			   "numa 1 101 spread active 1\n"
+			   "numa 2 102 post active 0-7\n");
+	/* The post vector is vector 2 again, its interrupt with it. */
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 2, FAKE_IRQ_BASE + 3),
+			-EBUSY);
+}
+
+/**
+ * struct store_case - a policy written to a device
+ * @desc: what the case tests
+ * @val: what is written
+ * @policy: the device's policy after
+ * @show: the policy file after
+ * @aff: the vectors' affinities after
+ */
 struct store_case {
 	const char *desc;
 	const char *val;
@@ -513,7 +1047,7 @@ struct store_case {
 /* From numa, with vector 1 moved to CPU 7 by the administrator. */
 static const struct store_case store_cases[] = {
 	{ "numa-core",	"numa-core",	IRQ_SPREAD_NUMA_CORE,
-	  "numa [numa-core] core\n",	"0-1;2-3;0-1;2-3" },
+	  "numa [numa-core] core\n",	"0;2;1;3" },
 	{ "core",	"core\n",	IRQ_SPREAD_CORE,
 	  "numa numa-core [core]\n",	"0;2;4;6" },
 	{ "numa again",	"numa",		IRQ_SPREAD_NUMA,
@@ -531,21 +1065,22 @@ KUNIT_ARRAY_PARAM(store, store_cases, store_case_desc);
 static void irq_spread_test_dev_store(struct kunit *test)
 {
 	const struct store_case *c = test->param_value;
-	struct irq_spread_dev *sd = dev_test_register(test);
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
 	struct dev_test *t = test->priv;
 
 	admin_set(test, 1, BIT(7));
-	KUNIT_ASSERT_EQ(test, irq_spread_dev_set_vectors(sd, FAKE_NR_IRQS), 0);
-	KUNIT_ASSERT_STREQ(test, fake_affinity(test), "0;7;2;3");
+	KUNIT_ASSERT_STREQ(test, fake_affinities(test, 4), "0;7;2;3");
+	KUNIT_ASSERT_STREQ(test, dev_calls(test, sd), "1:7");
 
-	KUNIT_EXPECT_EQ(test, dev_store(test, sd, "policy", c->val),
-			strlen(c->val));
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", c->val), strlen(c->val));
 	KUNIT_EXPECT_EQ(test, sd->policy, c->policy);
-	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "policy"), c->show);
-	KUNIT_EXPECT_STREQ(test, fake_affinity(test), c->aff);
-	KUNIT_EXPECT_TRUE(test, bitmap_empty(sd->admin, sd->nvec));
-	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo),
-			c->policy == IRQ_SPREAD_NUMA_CORE ? 8 : 4);
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), c->show);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), c->aff);
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 4), c->aff);
+	KUNIT_EXPECT_FALSE(test, sd->vec[1]->admin);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
+	fake_notify(test);
+	KUNIT_EXPECT_FALSE(test, sd->vec[1]->admin);
 }
 
 static const char * const store_bad_cases[] = {
@@ -565,171 +1100,346 @@ KUNIT_ARRAY_PARAM(store_bad, store_bad_cases, store_bad_case_desc);
 static void irq_spread_test_dev_store_bad(struct kunit *test)
 {
 	const char *val = *(const char * const *)test->param_value;
-	struct irq_spread_dev *sd = dev_test_register(test);
-	struct dev_test *t = test->priv;
-	const char *vectors;
-	unsigned int sets;
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA_CORE, 4);
+	const char *table;
 
-	KUNIT_ASSERT_EQ(test, dev_store(test, sd, "policy", "numa-core"), 9);
 	admin_set(test, 1, BIT(7));
-	KUNIT_ASSERT_EQ(test, irq_spread_dev_set_vectors(sd, FAKE_NR_IRQS), 0);
-	vectors = dev_show(test, sd, "vectors");
-	KUNIT_ASSERT_STREQ(test, vectors,
-			   "vector irq cpus\n0 100 0-1\n1 101 7 admin\n2 102 0-1\n3 103 2-3\n");
-	sets = t->irqs.sets;
+	table = dev_debugfs(test);
+	KUNIT_ASSERT_STREQ(test, table,
+			   "numa-core 0 100 spread active 0\n"
+			   "numa-core 1 101 spread admin 7\n"
+			   "numa-core 2 102 spread active 1\n"
+			   "numa-core 3 103 spread active 3\n");
+	fake_sets_zero(test);
 
-	KUNIT_EXPECT_EQ(test, dev_store(test, sd, "policy", val ?: long_value(test)),
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", val ?: long_value(test)),
 			-EINVAL);
-	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "policy"),
-			   "numa [numa-core] core\n");
-	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "vectors"), vectors);
-	KUNIT_EXPECT_EQ(test, t->irqs.sets, sets);
-	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 8);
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "numa [numa-core] core\n");
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test), table);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(sd->topo), 4);
 }
 
 /*
- * The administrator's mask survives channel changes, active or not, until
- * a policy is written; the others follow the policy.
+ * A policy write the interrupt core refuses for one vector: the policy,
+ * the placement, the interrupts and the administrator's vector are as
+ * they were, and the driver hears of nothing.
+ */
+static void irq_spread_test_dev_store_fails(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
+	struct dev_test *t = test->priv;
+	const char *table;
+
+	admin_set(test, 1, BIT(7));
+	KUNIT_ASSERT_STREQ(test, dev_calls(test, sd), "1:7");
+	table = dev_debugfs(test);
+
+	t->fail_irq = FAKE_IRQ_BASE + 3;
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "core"), -EIO);
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "[numa] numa-core core\n");
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;7;2;3");
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test), table);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
+	KUNIT_EXPECT_EQ(test, sd->topo->load[1], 1);
+	fake_notify(test);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test), table);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
+
+	t->fail_irq = 0;
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "core"), 4);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;2;4;6");
+}
+
+/*
+ * The administrator's mask, from the notifier: it survives channel
+ * changes, the CPU hotplug of another CPU and reads of every file, until
+ * a policy is written; the others follow the policy as if it were not.
  */
 static void irq_spread_test_dev_admin(struct kunit *test)
 {
-	struct irq_spread_dev *sd = dev_test_register(test);
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
 	struct dev_test *t = test->priv;
 
 	admin_set(test, 1, BIT(7));
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:7");
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_cpu(sd, 1), 7);
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 4), 0);
-	KUNIT_EXPECT_STREQ(test, fake_affinity(test), "0;7;2;3");
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;7;2;3");
 
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 2), 0);
-	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "vectors"),
-			   "vector irq cpus\n0 100 0\n1 101 7 admin\n2 102 2 inactive\n3 103 3 inactive\n");
-	KUNIT_EXPECT_NULL(test, t->irqs.hint[2]);
-	KUNIT_EXPECT_NULL(test, t->irqs.hint[3]);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa 0 100 spread active 0\n"
+			   "numa 1 101 spread admin 7\n"
+			   "numa 2 102 spread inactive -\n"
+			   "numa 3 103 spread inactive -\n");
+	KUNIT_EXPECT_NULL(test, t->irq[2].hint);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 2);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
 
-	/* Moved while inactive: kept when it comes back. */
+	/* Set while not in use: not the administrator's; placed when back. */
+	fake_notify(test);
 	admin_set(test, 3, BIT(5) | BIT(6));
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 4), 0);
-	KUNIT_EXPECT_STREQ(test, fake_affinity(test), "0;7;2;5-6");
-	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "vectors"),
-			   "vector irq cpus\n0 100 0\n1 101 7 admin\n2 102 2\n3 103 5-6 admin\n");
-	KUNIT_EXPECT_NOT_NULL(test, t->irqs.hint[2]);
-	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;7;2;3");
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 4), "0;7;2;3");
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "2:2 3:3");
 
-	/* The same policy again hands them back. */
-	KUNIT_EXPECT_EQ(test, dev_store(test, sd, "policy", "numa\n"), 5);
-	KUNIT_EXPECT_STREQ(test, fake_affinity(test), "0;1;2;3");
-	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "vectors"),
-			   "vector irq cpus\n0 100 0\n1 101 1\n2 102 2\n3 103 3\n");
-}
+	/*
+	 * Another CPU comes and goes: vector 2 alone moves, to where a fresh
+	 * placement without CPU 2 has a vector and this one has none; the
+	 * administrator's stays.
+	 */
+	fake_notify(test);
+	irq_spread_devs_cpu_offline(&t->m->topo, 2);
+	__clear_bit(2, t->m->online);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;7;4;3");
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "2:4");
+	__set_bit(2, t->m->online);
+	irq_spread_devs_cpu_online(&t->m->topo, 2);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;7;2;3");
+	fake_notify(test);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "2:2");
 
-static void irq_spread_test_dev_set_vectors_bad(struct kunit *test)
-{
-	struct irq_spread_dev *sd = dev_test_register(test);
-	struct dev_test *t = test->priv;
-	unsigned int sets = t->irqs.sets;
-
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, FAKE_NR_IRQS + 1),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, UINT_MAX), -EINVAL);
-	KUNIT_EXPECT_EQ(test, t->irqs.sets, sets);
-	KUNIT_EXPECT_EQ(test, sd->nr_active, FAKE_NR_IRQS);
-	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
+	/* The same policy again hands it back. */
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa\n"), 5);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;2;3");
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:1");
+	fake_notify(test);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa 0 100 spread active 0\n"
+			   "numa 1 101 spread active 1\n"
+			   "numa 2 102 spread active 2\n"
+			   "numa 3 103 spread active 3\n");
 }
 
 /*
- * An interrupt that refuses its placement keeps its affinity and is not
- * taken for the administrator's; the others are placed.
+ * Masks the kernel set are never the administrator's: CPU hotplug's
+ * migration of an unused vector (which notifies nobody), and reads of the
+ * files, which change nothing.
  */
-static void irq_spread_test_dev_apply_fails(struct kunit *test)
+static void irq_spread_test_dev_kernel_moves(struct kunit *test)
 {
-	struct irq_spread_dev *sd = dev_test_register(test);
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
 	struct dev_test *t = test->priv;
+	const char *table;
 
-	t->irqs.fail_irq = 102;
-	KUNIT_EXPECT_EQ(test, dev_store(test, sd, "policy", "core"), -EIO);
-	KUNIT_EXPECT_STREQ(test, fake_affinity(test), "0;2;2;6");
-	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "policy"),
-			   "numa numa-core [core]\n");
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 3), 0);
+	fake_notify(test);
+	/* Vector 3's CPU goes: the interrupt core moves it. */
+	irq_spread_devs_cpu_offline(&t->m->topo, 3);
+	kernel_move(test, 3, BIT(0));
+	__clear_bit(3, t->m->online);
+	/* An active vector the interrupt core moved, as if it broke it. */
+	kernel_move(test, 2, BIT(6));
+	fake_sets_zero(test);
+	table = dev_debugfs(test);
+	KUNIT_EXPECT_STREQ(test, table,
+			   "numa 0 100 spread active 0\n"
+			   "numa 1 101 spread active 1\n"
+			   "numa 2 102 spread active 2\n"
+			   "numa 3 103 spread inactive -\n");
+	dev_show(test, "policy");
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test), table);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 0);
 
-	t->irqs.fail_irq = 0;
+	__set_bit(3, t->m->online);
+	irq_spread_devs_cpu_online(&t->m->topo, 3);
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 4), 0);
-	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "vectors"),
-			   "vector irq cpus\n0 100 0\n1 101 2\n2 102 4\n3 103 6\n");
+	fake_notify(test);
+	/*
+	 * Vector 3 back in use, placed.  Vector 2's move was the interrupt
+	 * core's, which the library neither saw nor took for the
+	 * administrator's: a policy write applies it again.
+	 */
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;6;3");
+	KUNIT_EXPECT_FALSE(test, sd->vec[2]->admin);
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa"), 4);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;2;3");
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "3:3");
 }
 
-/*
- * A CPU going offline (still online, excluded) and coming back: the
- * vectors leave it and return, the administrator's stays where it is.
+/**
+ * struct hotplug_case - a CPU going offline and coming back
+ * @desc: what the case tests
+ * @policy: the device's policy, 4 vectors on node 0
+ * @cpu: the CPU
+ * @before: the affinities before
+ * @during: the affinities while @cpu is offline
+ * @moves: the vectors applied when it goes, and as many when it returns
  */
+struct hotplug_case {
+	const char *desc;
+	enum irq_spread_policy policy;
+	unsigned int cpu;
+	const char *before;
+	const char *during;
+	unsigned int moves;
+};
+
+/*
+ * Without the CPU, a fresh placement would be: numa 0;2;3;4 (node 0 has
+ * three threads left, then node 1), numa-core 0;2;3;4-5 (core {0} and core
+ * {2,3} hold one and two, core {4,5} one) for CPU 1; core 0;2;4;7 for CPU
+ * 6 (7 is core {6,7}'s first thread left).  The vector that lost its CPU
+ * takes the mask the others do not have.
+ */
+static const struct hotplug_case hotplug_cases[] = {
+	{ "numa, a CPU with a vector", IRQ_SPREAD_NUMA, 1,
+	  "0;1;2;3", "0;4;2;3", 1 },
+	{ "numa, a CPU without", IRQ_SPREAD_NUMA, 5, "0;1;2;3", "0;1;2;3", 0 },
+	{ "numa-core, a CPU with a vector", IRQ_SPREAD_NUMA_CORE, 1,
+	  "0;2;1;3", "0;2;4-5;3", 1 },
+	{ "numa-core, a CPU without", IRQ_SPREAD_NUMA_CORE, 6,
+	  "0;2;1;3", "0;2;1;3", 0 },
+	{ "core, a CPU with a vector", IRQ_SPREAD_CORE, 6,
+	  "0;2;4;6", "0;2;4;7", 1 },
+};
+
+static void hotplug_case_desc(const struct hotplug_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(hotplug, hotplug_cases, hotplug_case_desc);
+
+/* A spread while @cpu is leaving uses every CPU but @cpu, still online. */
+static void irq_spread_test_no_leaving(struct kunit *test, struct test_topo *t,
+				       unsigned int cpu)
+{
+	unsigned long *masks = kunit_kcalloc(test, FAKE_NR_CPUS, t->longs *
+					     sizeof(long), GFP_KERNEL);
+	unsigned long all = 0;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, masks);
+	KUNIT_ASSERT_TRUE(test, test_bit(cpu, t->online));
+	KUNIT_ASSERT_EQ(test, irq_spread_topo_cpus(&t->topo, 0, FAKE_NR_CPUS - 1,
+						   IRQ_SPREAD_NUMA, NULL, masks,
+						   t->longs), 0);
+	for (i = 0; i < FAKE_NR_CPUS - 1; i++)
+		all |= masks[i * t->longs];
+	irq_spread_topo_release(&t->topo, FAKE_NR_CPUS - 1, masks, t->longs);
+	KUNIT_EXPECT_EQ(test, all, GENMASK(FAKE_NR_CPUS - 1, 0) & ~BIT(cpu));
+}
+
+/* Hotplug moves the minimum, and moves it back. */
 static void irq_spread_test_dev_hotplug(struct kunit *test)
 {
-	struct irq_spread_dev *sd = dev_test_register(test);
+	const struct hotplug_case *c = test->param_value;
+	struct irq_spread_dev *sd = dev_register(test, c->policy, 4);
 	struct dev_test *t = test->priv;
-	unsigned long cpu2 = BIT(2);
 
-	admin_set(test, 3, BIT(6));
-	irq_spread_devs_respread(&t->m->topo, &cpu2);
-	KUNIT_EXPECT_STREQ(test, fake_affinity(test), "0;1;3;6");
-	__clear_bit(2, t->m->online);
+	KUNIT_ASSERT_STREQ(test, fake_affinities(test, 4), c->before);
+	fake_sets_zero(test);
+	irq_spread_devs_cpu_offline(&t->m->topo, c->cpu);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), c->during);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), c->moves);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo),
+			c->policy == IRQ_SPREAD_NUMA_CORE && c->moves ? 5 : 4);
+	irq_spread_test_no_leaving(test, t->m, c->cpu);
+	__clear_bit(c->cpu, t->m->online);
+
+	fake_sets_zero(test);
+	__set_bit(c->cpu, t->m->online);
+	irq_spread_devs_cpu_online(&t->m->topo, c->cpu);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), c->before);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), c->moves);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
-
-	__set_bit(2, t->m->online);
-	irq_spread_devs_respread(&t->m->topo, NULL);
-	KUNIT_EXPECT_STREQ(test, fake_affinity(test), "0;1;2;6");
-	KUNIT_EXPECT_STREQ(test, dev_show(test, sd, "vectors"),
-			   "vector irq cpus\n0 100 0\n1 101 1\n2 102 2\n3 103 6 admin\n");
+	fake_notify(test);
+	KUNIT_EXPECT_FALSE(test, sd->vec[0]->admin || sd->vec[1]->admin ||
+			   sd->vec[2]->admin || sd->vec[3]->admin);
 
 	/* Other machines' CPUs are not this one's. */
-	irq_spread_devs_respread(&irq_spread_system, NULL);
-	KUNIT_EXPECT_STREQ(test, fake_affinity(test), "0;1;2;6");
+	irq_spread_devs_cpu_offline(&irq_spread_system, c->cpu);
+	irq_spread_devs_cpu_online(&irq_spread_system, c->cpu);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), c->before);
 }
 
-/* More vectors than a page holds lines for: whole lines, the first ones. */
-static void irq_spread_test_dev_vectors_page(struct kunit *test)
+/* The driver hears of every change of a vector's CPUs, and of no other. */
+static void irq_spread_test_dev_changed(struct kunit *test)
 {
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
 	struct dev_test *t = test->priv;
-	struct irq_spread_dev *sd;
-	const char *buf, *last;
-	unsigned int v, irq, cpu;
-	int fields;
-	size_t len;
 
-	sd = dev_test_register_n(test, t, 0, FAKE_MAX_IRQS);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dev_test_unregister,
-							sd), 0);
-	buf = dev_show(test, sd, "vectors");
-	len = strlen(buf);
-	KUNIT_EXPECT_LT(test, len, PAGE_SIZE - 1);
-	KUNIT_EXPECT_GT(test, len, PAGE_SIZE / 2);
-	KUNIT_ASSERT_EQ(test, buf[len - 1], '\n');
-
-	/* Under numa, vector v is on CPU v mod 8: so is the last shown. */
-	last = buf + len - 2;
-	while (last > buf && last[-1] != '\n')
-		last--;
-	fields = sscanf(last, "%u %u %u\n", &v, &irq, &cpu);
-	KUNIT_ASSERT_EQ(test, fields, 3);
-	KUNIT_EXPECT_LT(test, v, FAKE_MAX_IRQS - 1);
-	KUNIT_EXPECT_EQ(test, irq, FAKE_IRQ_BASE + v);
-	KUNIT_EXPECT_EQ(test, cpu, v % FAKE_NR_CPUS);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa-core"), 9);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:2 2:1");
+	fake_notify(test);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
+	/* Without CPU 3, the fresh placement has 0;2;1;4-5. */
+	irq_spread_devs_cpu_offline(&t->m->topo, 3);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "3:4-5");
+	admin_set(test, 0, BIT(4));
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "0:4");
+	/* The same mask again is no change. */
+	admin_set(test, 0, BIT(4));
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
+	irq_spread_devs_cpu_online(&t->m->topo, 3);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "3:3");
+	irq_spread_dev_detach(sd, 0);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "0:0");
 }
+
+#ifdef CONFIG_CPU_RMAP
+/* aRFS: the reverse map follows every vector, the administrator's too. */
+static void irq_spread_test_dev_rmap(struct kunit *test)
+{
+	struct irq_spread_dev_info info = spread_info(test->priv, 0,
+						   IRQ_SPREAD_CORE, 4);
+	struct cpu_rmap *rmap = alloc_cpu_rmap(4, GFP_KERNEL);
+	struct irq_spread_dev *sd;
+
+	KUNIT_ASSERT_NOT_NULL(test, rmap);
+	info.rmap = rmap;
+	info.nr_vectors = 5;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(irq_spread_dev_topo_register(&cur_test()->m->topo,
+								   &info)),
+			-EINVAL);
+	info.nr_vectors = 4;
+	sd = dev_register_info(test, &info);
+	dev_attach_all(test, sd, 4);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;2;4;6");
+	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 0), 0);
+	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 2), 1);
+	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 4), 2);
+	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 6), 3);
+	KUNIT_EXPECT_PTR_EQ(test, cpu_rmap_lookup_obj(rmap, 6), sd->vec[3]);
+
+	admin_set(test, 3, BIT(7));
+	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 7), 3);
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa"), 4);
+	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 1), 1);
+	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 3), 3);
+	irq_spread_dev_unregister(sd);
+	kunit_remove_action(test, dev_test_unregister, sd);
+	KUNIT_EXPECT_NULL(test, rmap->obj[0]);
+	cpu_rmap_put(rmap);
+}
+#endif
 
 static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_dev_register),
-	KUNIT_CASE_PARAM(irq_spread_test_dev_register_bad,
-			 register_gen_params),
+	KUNIT_CASE(irq_spread_test_dev_policy_default),
+	KUNIT_CASE_PARAM(irq_spread_test_dev_register_bad, register_gen_params),
 	KUNIT_CASE(irq_spread_test_dev_register_busy),
 	KUNIT_CASE(irq_spread_test_dev_register_system),
+	KUNIT_CASE(irq_spread_test_dev_cpus_locked),
+	KUNIT_CASE(irq_spread_test_dev_calls_bad),
+	KUNIT_CASE(irq_spread_test_dev_reserved),
+	KUNIT_CASE(irq_spread_test_dev_set_vectors),
+	KUNIT_CASE(irq_spread_test_dev_set_vectors_fails),
+	KUNIT_CASE(irq_spread_test_dev_resize),
 	KUNIT_CASE_PARAM(irq_spread_test_dev_store, store_gen_params),
 	KUNIT_CASE_PARAM(irq_spread_test_dev_store_bad, store_bad_gen_params),
+	KUNIT_CASE(irq_spread_test_dev_store_fails),
 	KUNIT_CASE(irq_spread_test_dev_admin),
-	KUNIT_CASE(irq_spread_test_dev_set_vectors_bad),
-	KUNIT_CASE(irq_spread_test_dev_apply_fails),
-	KUNIT_CASE(irq_spread_test_dev_hotplug),
-	KUNIT_CASE(irq_spread_test_dev_vectors_page),
+	KUNIT_CASE(irq_spread_test_dev_kernel_moves),
+	KUNIT_CASE_PARAM(irq_spread_test_dev_hotplug, hotplug_gen_params),
+	KUNIT_CASE(irq_spread_test_dev_changed),
+#ifdef CONFIG_CPU_RMAP
+	KUNIT_CASE(irq_spread_test_dev_rmap),
+#endif
 	{}
 };
 

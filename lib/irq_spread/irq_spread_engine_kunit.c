@@ -7,8 +7,9 @@
  * definitions (lib/irq_spread/spread.c, Documentation/core-api/irq_spread.rst)
  * and written as the vectors' CPU lists, ";" between vectors.  Every case is
  * also checked for the rules every policy keeps: only eligible CPUs, floor
- * or ceiling of nvec / slots per slot, nearest first, exact load accounting
- * and the same placement again after a release.
+ * or ceiling of nvec / slots per slot, counted by the CPU each interrupt
+ * ends on, even within a hop, nearest first, exact load accounting and the
+ * same placement again after a release.
  */
 #include <kunit/test.h>
 #include <linux/bitmap.h>
@@ -197,8 +198,9 @@ static const struct spread_case spread_cases[] = {
 	  .want = "0;1;2;3;4;5;6;7" },
 	{ "mana core 8 = slots", &mana_vm, 0, POL_CORE, 8,
 	  .want = "0;2;4;6;1;3;5;7" },
+	/* Two vectors on every core: a thread each (MANA's 2026 fix). */
 	{ "mana numa-core 8 = slots", &mana_vm, 0, POL_NUMA_CORE, 8,
-	  .want = "0-1;2-3;4-5;6-7;0-1;2-3;4-5;6-7" },
+	  .want = "0;2;4;6;1;3;5;7" },
 	{ "mana numa 12 > slots", &mana_vm, 0, POL_NUMA, 12,
 	  .want = "0;1;2;3;4;5;6;7;0;1;2;3" },
 	{ "mana core 20 >> slots", &mana_vm, 0, POL_CORE, 20,
@@ -208,13 +210,13 @@ static const struct spread_case spread_cases[] = {
 	{ "mana offline isolated excluded numa", &mana_vm, 0, POL_NUMA, 5,
 	  "2", "5", "0", .want = "1;3;4;6;7" },
 	{ "mana offline isolated excluded numa-core", &mana_vm, 0, POL_NUMA_CORE, 5,
-	  "2", "5", "0", .want = "1;3;4;6-7;6-7" },
+	  "2", "5", "0", .want = "1;3;4;6;7" },
 	{ "mana offline isolated excluded core", &mana_vm, 0, POL_CORE, 5,
 	  "2", "5", "0", .want = "1;3;4;6;7" },
 	{ "mana all excluded: online", &mana_vm, 0, POL_NUMA, 2,
 	  NULL, NULL, "0-7", .want = "0;1" },
 	{ "mana rest offline, all excluded: online", &mana_vm, 0, POL_NUMA_CORE, 3,
-	  "4-7", NULL, "0-3", .want = "0-1;2-3;0-1" },
+	  "4-7", NULL, "0-3", .want = "0;2-3;1" },
 	{ "mana all isolated: online", &mana_vm, 0, POL_CORE, 2,
 	  NULL, "0-7", NULL, .want = "0;2" },
 
@@ -224,8 +226,7 @@ static const struct spread_case spread_cases[] = {
 	{ "epyc node 0 numa 20", &epyc, 0, POL_NUMA, 20,
 	  .want = "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135;8;9;10;11" },
 	{ "epyc node 0 numa-core 20", &epyc, 0, POL_NUMA_CORE, 20,
-	  .want = "0,128;1,129;2,130;3,131;4,132;5,133;6,134;7,135;"
-		  "0,128;1,129;2,130;3,131;4,132;5,133;6,134;7,135;"
+	  .want = "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135;"
 		  "8,136;9,137;10,138;11,139" },
 	{ "epyc node 0 core 20", &epyc, 0, POL_CORE, 20,
 	  .want = "0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19" },
@@ -248,7 +249,7 @@ static const struct spread_case spread_cases[] = {
 	  .want = "0,128;1,129;2,130" },
 	{ "epyc node 0 excluded isolated numa-core", &epyc, 0, POL_NUMA_CORE, 6,
 	  NULL, "4", "0-3,128-131",
-	  .want = "5,133;6,134;7,135;132;5,133;6,134" },
+	  .want = "5;6;7,135;132;133;134" },
 	{ "epyc node 0, node 1 half offline, numa 18", &epyc, 0, POL_NUMA, 18,
 	  "8-15", NULL, NULL,
 	  .want = "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135;136;137" },
@@ -268,8 +269,8 @@ static const struct spread_case spread_cases[] = {
 	  .want = "0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;"
 		  "20;21;22;23;24;25;26;27;28;29" },
 	{ "xeon node 1 numa-core 16", &irq_spread_test_xeon, 1, POL_NUMA_CORE, 16,
-	  .want = "14,42;15,43;16,44;17,45;18,46;19,47;20,48;21,49;22,50;"
-		  "23,51;24,52;25,53;26,54;27,55;14,42;15,43" },
+	  .want = "14;15;16,44;17,45;18,46;19,47;20,48;21,49;22,50;"
+		  "23,51;24,52;25,53;26,54;27,55;42;43" },
 	{ "xeon no node core 3", &irq_spread_test_xeon, NUMA_NO_NODE, POL_CORE, 3,
 	  .want = "0;1;2" },
 	{ "xeon node 0 numa-core 57", &irq_spread_test_xeon, 0, POL_NUMA_CORE, 57 },
@@ -281,12 +282,10 @@ static const struct spread_case spread_cases[] = {
 		  "41;42;43;44;45;46;47;48;49;50;51;52;53;54;55;56;57;58;59;"
 		  "60;61;62;63" },
 	{ "vm96 node 0 numa-core 64", &vm96, 0, POL_NUMA_CORE, 64,
-	  .want = "0-1;2-3;4-5;6-7;8-9;10-11;12-13;14-15;16-17;18-19;20-21;"
-		  "22-23;24-25;26-27;28-29;30-31;32-33;34-35;36-37;38-39;"
-		  "40-41;42-43;44-45;46-47;"
-		  "0-1;2-3;4-5;6-7;8-9;10-11;12-13;14-15;16-17;18-19;20-21;"
-		  "22-23;24-25;26-27;28-29;30-31;32-33;34-35;36-37;38-39;"
-		  "40-41;42-43;44-45;46-47;"
+	  .want = "0;2;4;6;8;10;12;14;16;18;20;22;24;26;28;30;32;34;36;38;"
+		  "40;42;44;46;"
+		  "1;3;5;7;9;11;13;15;17;19;21;23;25;27;29;31;33;35;37;39;"
+		  "41;43;45;47;"
 		  "48-49;50-51;52-53;54-55;56-57;58-59;60-61;62-63;64-65;"
 		  "66-67;68-69;70-71;72-73;74-75;76-77;78-79" },
 	{ "vm96 node 1 core 64", &vm96, 1, POL_CORE, 64,
@@ -306,9 +305,9 @@ static const struct spread_case spread_cases[] = {
 
 	/* SMT4. */
 	{ "smt4 node 1 numa-core 4", &smt4, 1, POL_NUMA_CORE, 4,
-	  .want = "8-11;12-15;8-11;12-15" },
+	  .want = "8;12;9;13" },
 	{ "smt4 node 1 numa-core 10", &smt4, 1, POL_NUMA_CORE, 10,
-	  .want = "8-11;12-15;8-11;12-15;8-11;12-15;8-11;12-15;0-3;4-7" },
+	  .want = "8;12;9;13;10;14;11;15;0-3;4-7" },
 	{ "smt4 node 1 core 6", &smt4, 1, POL_CORE, 6,
 	  .want = "8;12;0;4;9;13" },
 	{ "smt4 node 0 core 16 = slots", &smt4, 0, POL_CORE, 16,
@@ -323,7 +322,7 @@ static const struct spread_case spread_cases[] = {
 	{ "cpu-less node core 6", &holes, 2, POL_CORE, 6,
 	  .want = "8;10;4;6;0;2" },
 	{ "cpu-less node numa-core 3", &holes, 2, POL_NUMA_CORE, 3,
-	  .want = "8-9;10-11;8-9" },
+	  .want = "8;10-11;9" },
 	{ "cpu-less node, nearest offline, numa 4", &holes, 2, POL_NUMA, 4,
 	  "8-11", NULL, NULL, .want = "4;5;6;7" },
 	{ "memoryless node numa 6", &holes, 1, POL_NUMA, 6,
@@ -357,34 +356,48 @@ static unsigned long *test_allowed(struct kunit *test, const struct test_topo *t
 	return allowed;
 }
 
-/* The first allowed thread of @cpu's core, which stands for the core. */
 static unsigned int core_of(const struct test_topo *t, unsigned int cpu,
 			    const unsigned long *allowed)
 {
 	return find_first_and_bit(t->siblings[cpu], allowed, t->m->nr_cpus);
 }
 
-/* Only allowed CPUs; one CPU per vector, or a whole core for numa-core. */
+/* The first allowed thread of @cpu's core, which stands for the core. */
+static unsigned int core_of(const struct test_topo *t, unsigned int cpu,
+			    const unsigned long *allowed);
+
+/*
+ * Only allowed CPUs; one CPU per vector, but for numa-core a whole core
+ * for a vector alone on its core, one thread of it for the vectors of a
+ * core that holds more than one.
+ */
 static void check_masks(struct kunit *test, const struct test_topo *t,
 			const struct spread_case *c, unsigned long *masks,
 			const unsigned long *allowed)
 {
-	unsigned int n = t->m->nr_cpus, i, first;
+	unsigned int n = t->m->nr_cpus, i, first, *on_core;
 	unsigned long *core = irq_spread_test_bitmap(test, t);
 	unsigned long *mask;
 
+	on_core = kunit_kcalloc(test, n, sizeof(*on_core), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, on_core);
 	for (i = 0; i < c->nvec; i++) {
 		mask = test_mask(t, masks, i);
 		KUNIT_ASSERT_FALSE_MSG(test, bitmap_empty(mask, n),
 				       "vector %u has no CPU", i);
+		on_core[core_of(t, find_first_bit(mask, n), allowed)]++;
+	}
+	for (i = 0; i < c->nvec; i++) {
+		mask = test_mask(t, masks, i);
 		KUNIT_EXPECT_TRUE_MSG(test, bitmap_subset(mask, allowed, n),
 				      "vector %u: %*pbl not allowed", i, n, mask);
-		if (c->policy != IRQ_SPREAD_NUMA_CORE) {
+		first = find_first_bit(mask, n);
+		if (c->policy != IRQ_SPREAD_NUMA_CORE ||
+		    on_core[core_of(t, first, allowed)] > 1) {
 			KUNIT_EXPECT_EQ_MSG(test, bitmap_weight(mask, n), 1,
 					    "vector %u: %*pbl", i, n, mask);
 			continue;
 		}
-		first = find_first_bit(mask, n);
 		bitmap_and(core, t->siblings[first], allowed, n);
 		KUNIT_EXPECT_TRUE_MSG(test, bitmap_equal(mask, core, n),
 				      "vector %u: %*pbl is not a core", i, n,
@@ -393,9 +406,26 @@ static void check_masks(struct kunit *test, const struct test_topo *t,
 }
 
 /*
- * Every slot gets the floor or the ceiling of nvec / slots.  A slot is an
- * allowed CPU; a numa-core vector covers its core's w allowed threads, which
- * are w slots, so the core gets w times the floor to w times the ceiling.
+ * Per CPU, the vectors whose interrupt would end on it: a vector's first
+ * CPU, as an interrupt controller picking the first of a mask does.
+ */
+static unsigned int *count_first(struct kunit *test, const struct test_topo *t,
+				 const struct spread_case *c, unsigned long *masks)
+{
+	unsigned int n = t->m->nr_cpus, *count, i;
+
+	count = kunit_kcalloc(test, n, sizeof(*count), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, count);
+	for (i = 0; i < c->nvec; i++)
+		count[find_first_bit(test_mask(t, masks, i), n)]++;
+	return count;
+}
+
+/*
+ * Every slot (an allowed CPU) gets the floor or the ceiling of nvec /
+ * slots, counted by the CPU each vector's interrupt ends on: a numa-core
+ * vector with a whole core too, so two vectors never end on one thread
+ * while another has none.
  */
 static void check_balance(struct kunit *test, const struct test_topo *t,
 			  const struct spread_case *c, unsigned long *masks,
@@ -403,21 +433,39 @@ static void check_balance(struct kunit *test, const struct test_topo *t,
 {
 	unsigned int n = t->m->nr_cpus, slots = bitmap_weight(allowed, n);
 	unsigned int lo = c->nvec / slots, hi = DIV_ROUND_UP(c->nvec, slots);
-	unsigned int *count, i, cpu, w = 1;
-
-	count = kunit_kcalloc(test, n, sizeof(*count), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, count);
-	for (i = 0; i < c->nvec; i++)
-		count[find_first_bit(test_mask(t, masks, i), n)]++;
+	unsigned int *count = count_first(test, t, c, masks), cpu;
 
 	for_each_set_bit(cpu, allowed, n) {
-		if (c->policy == IRQ_SPREAD_NUMA_CORE) {
-			if (core_of(t, cpu, allowed) != cpu)
+		KUNIT_EXPECT_GE_MSG(test, count[cpu], lo, "CPU %u", cpu);
+		KUNIT_EXPECT_LE_MSG(test, count[cpu], hi, "CPU %u", cpu);
+	}
+}
+
+/*
+ * Even per hardware thread within a hop: the CPUs at one distance from
+ * the device take numbers of vectors (counted as check_balance() does)
+ * that differ by at most one.
+ */
+static void check_tier_even(struct kunit *test, const struct test_topo *t,
+			    const struct spread_case *c, unsigned long *masks,
+			    const unsigned long *allowed)
+{
+	unsigned int n = t->m->nr_cpus, *count = count_first(test, t, c, masks);
+	unsigned int cpu, other;
+	int d;
+
+	for_each_set_bit(cpu, allowed, n) {
+		d = c->node == NUMA_NO_NODE ? 0 :
+		    irq_spread_test_distance(t->m, c->node, t->cpu_node[cpu]);
+		for_each_set_bit(other, allowed, n) {
+			if (c->node != NUMA_NO_NODE &&
+			    irq_spread_test_distance(t->m, c->node,
+						     t->cpu_node[other]) != d)
 				continue;
-			w = bitmap_weight_and(t->siblings[cpu], allowed, n);
+			KUNIT_EXPECT_LE_MSG(test, count[cpu], count[other] + 1,
+					    "CPUs %u and %u at distance %d",
+					    cpu, other, d);
 		}
-		KUNIT_EXPECT_GE_MSG(test, count[cpu], w * lo, "CPU %u", cpu);
-		KUNIT_EXPECT_LE_MSG(test, count[cpu], w * hi, "CPU %u", cpu);
 	}
 }
 
@@ -559,6 +607,7 @@ static void irq_spread_test_spread(struct kunit *test)
 				   c->want);
 	check_masks(test, t, c, masks, allowed);
 	check_balance(test, t, c, masks, allowed);
+	check_tier_even(test, t, c, masks, allowed);
 	check_nearest_first(test, t, c, masks, allowed);
 	check_cores_first(test, t, c, masks, allowed);
 	check_load(test, t, c->nvec, masks);

@@ -11,13 +11,16 @@
 #ifndef _LIB_IRQ_SPREAD_INTERNAL_H
 #define _LIB_IRQ_SPREAD_INTERNAL_H
 
+#include <linux/bits.h>
+#include <linux/interrupt.h>
 #include <linux/irq_spread.h>
-#include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 struct cpumask;
+struct cpu_rmap;
 struct dentry;
 struct device;
 struct seq_file;
@@ -70,6 +73,9 @@ struct irq_spread_topology_ops {
  * @lock: serialises spreads and releases on this topology; protects @load
  * @load: per CPU, the number of placed vectors whose mask holds that CPU;
  *	allocated by the first spread, @nr_cpus entries
+ * @leaving: CPUs on their way offline, which no spread uses although
+ *	@ops still reports them online; %NULL for none.  Set and cleared by
+ *	the device layer's CPU hotplug callbacks with atomic bit operations.
  *
  * Each topology counts its own load, so that KUnit cases do not see each
  * other's vectors; the system has a single instance.
@@ -81,6 +87,7 @@ struct irq_spread_topology {
 	void *priv;
 	struct mutex lock;	/* serialises spreads, protects @load */
 	unsigned int *load;
+	unsigned long *leaving;
 };
 
 void irq_spread_topology_init(struct irq_spread_topology *topo,
@@ -89,10 +96,22 @@ void irq_spread_topology_init(struct irq_spread_topology *topo,
 			      void *priv);
 void irq_spread_topology_destroy(struct irq_spread_topology *topo);
 
+/*
+ * IRQ_SPREAD_SLOT_ONLY: every vector gets its slot's CPU alone, even a
+ * numa-core vector that would get its whole core (irq_spread_topo_spread()).
+ */
+#define IRQ_SPREAD_SLOT_ONLY	BIT(0)
+
+int irq_spread_topo_spread(struct irq_spread_topology *topo, int node,
+			   unsigned int nvec, enum irq_spread_policy policy,
+			   const unsigned long *exclude, unsigned long *masks,
+			   size_t stride, unsigned int flags);
 int irq_spread_topo_cpus(struct irq_spread_topology *topo, int node,
 			 unsigned int nvec, enum irq_spread_policy policy,
 			 const unsigned long *exclude, unsigned long *masks,
 			 size_t stride);
+void irq_spread_topo_eligible(const struct irq_spread_topology *topo,
+			      unsigned long *dst);
 void irq_spread_topo_release(struct irq_spread_topology *topo,
 			     unsigned int nvec, const unsigned long *masks,
 			     size_t stride);
@@ -171,104 +190,152 @@ int irq_spread_pool_topo_get(struct irq_spread_pool *pool,
 			     const unsigned long *cpus);
 int irq_spread_pool_show(struct seq_file *m, void *v);
 
-/**
- * struct irq_spread_irq_ops - how registered devices reach their interrupts
- * @set: set the affinity and the affinity hint of @irq to @mask, as
- *	irq_set_affinity_and_hint() does; @mask stays valid and unchanged
- *	until @clear or the next @set of @irq.  Return 0 or a negative errno.
- * @clear: remove the affinity hint of @irq, leaving its affinity alone.
- * @get: write the current affinity of @irq to @dst, @nr_cpus bits; return
- *	false, leaving @dst alone, if @irq has none or it is not known (a move
- *	still pending).
- *
- * The system's are the interrupt core's.  KUnit injects its own, so that
- * it can test the device layer without interrupts (UML has none that take
- * an affinity) and play the administrator.  None of them may call back into
- * irq_spread; they are called with irq_spread_dev_lock held.
+/*
+ * How registered devices reach their interrupts: the interrupt core's
+ * functions, behind KUnit static stubs (KUNIT_STATIC_STUB_REDIRECT()), so
+ * that KUnit can test the device layer without interrupts (UML has none
+ * that take an affinity) and play the administrator.  Called with
+ * irq_spread_dev_lock held, but for irq_spread_irq_notifier().
  */
-struct irq_spread_irq_ops {
-	int (*set)(void *priv, unsigned int irq, const struct cpumask *mask);
-	void (*clear)(void *priv, unsigned int irq);
-	bool (*get)(void *priv, unsigned int irq, unsigned long *dst,
-		    unsigned int nr_cpus);
+int irq_spread_irq_apply(unsigned int irq, const struct cpumask *mask);
+int irq_spread_irq_affinity(unsigned int irq, const struct cpumask *mask);
+void irq_spread_irq_hint(unsigned int irq, const struct cpumask *hint);
+bool irq_spread_irq_get(unsigned int irq, struct cpumask *dst);
+int irq_spread_irq_notifier(unsigned int irq,
+			    struct irq_affinity_notify *notify);
+
+/**
+ * struct irq_spread_vec - one vector of a registered device
+ * @sd: its device
+ * @index: its device vector number
+ * @notify: the interrupt core's affinity notifier, while attached
+ * @irq: its Linux interrupt, 0 while no interrupt is attached
+ * @admin: the administrator set the interrupt's affinity (@admin_mask):
+ *	no re-spread applies anything to it until a policy is written
+ * @has_now: the vector has CPUs (@now): it is in use
+ * @hinted: the interrupt's affinity hint is @hint[@cur]
+ * @cur: which of @hint was applied last
+ * @rmap_index: its object in the device's reverse map, or -1
+ * @hint: two masks, used in turn: the one applied last, which is the
+ *	interrupt's affinity hint, and the next one, so that the hint never
+ *	changes under the interrupt core
+ * @seen: the affinity the library set last, or the one a failed apply
+ *	left: a notification of any other mask is the administrator's
+ * @admin_mask: the administrator's mask, while @admin
+ * @now: the vector's CPUs, as irq_spread_dev_vector_mask() gives them: the
+ *	administrator's, or those of the placement
+ * @masks: the memory of the masks above
+ *
+ * The masks are @sd->stride longs each, in @masks.
+ */
+struct irq_spread_vec {
+	struct irq_spread_dev *sd;
+	unsigned int index;
+	struct irq_affinity_notify notify;
+	unsigned int irq;
+	bool admin;
+	bool has_now;
+	bool hinted;
+	u8 cur;
+	int rmap_index;
+	unsigned long *hint[2];
+	unsigned long *seen;
+	unsigned long *admin_mask;
+	unsigned long *now;
+	unsigned long masks[];
 };
 
 /**
  * struct irq_spread_dev - a device registered with irq_spread
- * @kobj: the device's ``irq_spread`` sysfs directory; its release frees the
- *	structure
  * @list: in the list of registered devices
  * @topo: the machine
- * @irq_ops: how to reach the vectors' interrupts
- * @irq_priv: for @irq_ops
  * @dev: the device
  * @node: the device's NUMA node, or NUMA_NO_NODE
  * @policy: how the device's vectors are placed
- * @nvec: number of vectors registered
- * @nr_active: number of vectors in use, the first ones; 0 until the first
- *	placement
- * @stride: distance between two masks of @placed, @applied and @spare, in
- *	longs: enough for @topo->nr_cpus bits and for a struct cpumask
- * @irqs: the vectors' Linux interrupt numbers, @nvec of them
- * @admin: bitmap of @nvec bits: the vectors whose affinity the administrator
- *	set, which no re-spread touches until a policy is written
- * @placed: the placement of the @nr_active active vectors, counted in the
- *	load of @topo
- * @applied: per vector, the mask last applied to its interrupt: the
- *	interrupt's affinity hint while the vector is active, and what its
- *	affinity is compared with to notice the administrator's
- * @spare: where the next placement is made
- * @cur: scratch: one interrupt's current affinity
+ * @pre: number of reserved vectors before the spread ones
+ * @nr: number of spread vectors registered
+ * @post: number of reserved vectors after them
+ * @nr_active: number of spread vectors in use, the first ones
+ * @reserved: @pre + @post entries: where each reserved vector goes, as
+ *	&irq_spread_dev_info.reserved
+ * @ops: the driver's callbacks, or %NULL
+ * @priv: for @ops
+ * @rmap: the driver's aRFS reverse map, or %NULL
+ * @stride: size of every mask of the device, in longs: enough for
+ *	@topo->nr_cpus bits and for a struct cpumask
+ * @vec: the @pre + @nr + @post vectors, by device vector number
+ * @placed: the placement of the @nr spread vectors, the first @nr_active
+ *	of them counted in the load of @topo
+ * @spare: where the next placement is made, @nr masks
+ * @eligible: the CPUs a %IRQ_SPREAD_ALL_CPUS vector gets
+ * @want: scratch: one vector's mask
+ * @changed: scratch: the vectors a commit changed, a bitmap of all vectors
+ * @pending: the vectors whose change @ops has not been told of yet
+ * @report: the mask @work reports, used by @work alone
+ * @work: tells @ops->changed() of the vectors in @pending
+ * @dead: unregistering: nothing is applied or reported any more
  *
- * Everything but @kobj, @topo, @irq_ops, @irq_priv, @dev, @node, @nvec,
- * @stride and @irqs, which do not change, is protected by
+ * Everything but @topo, @dev, @node, @pre, @post, @reserved, @ops, @priv,
+ * @rmap, @stride, @report and @work, which do not change, is protected by
  * irq_spread_dev_lock.
  */
 struct irq_spread_dev {
-	struct kobject kobj;
 	struct list_head list;
 	struct irq_spread_topology *topo;
-	const struct irq_spread_irq_ops *irq_ops;
-	void *irq_priv;
 	struct device *dev;
 	int node;
 	enum irq_spread_policy policy;
-	unsigned int nvec;
+	unsigned int pre;
+	unsigned int nr;
+	unsigned int post;
 	unsigned int nr_active;
+	int *reserved;
+	const struct irq_spread_dev_ops *ops;
+	void *priv;
+	struct cpu_rmap *rmap;
 	size_t stride;
-	unsigned int *irqs;
-	unsigned long *admin;
+	struct irq_spread_vec **vec;
 	unsigned long *placed;
-	unsigned long *applied;
 	unsigned long *spare;
-	unsigned long *cur;
+	unsigned long *eligible;
+	unsigned long *want;
+	unsigned long *changed;
+	unsigned long *pending;
+	unsigned long *report;
+	struct work_struct work;
+	bool dead;
 };
 
 extern struct mutex irq_spread_dev_lock;
-extern const struct kobj_type irq_spread_dev_ktype;
+extern const struct attribute_group irq_spread_dev_group;
+extern struct dentry *irq_spread_pool_dir;
 
 int irq_spread_policy_list(char *buf, size_t size,
 			   enum irq_spread_policy active);
 int irq_spread_default_policy_set(const char *val, bool booting);
+bool irq_spread_default_policy_is_set(void);
+void irq_spread_default_policy_restore(enum irq_spread_policy policy,
+				       bool set);
 
 struct irq_spread_dev *
 irq_spread_dev_topo_register(struct irq_spread_topology *topo,
-			     const struct irq_spread_irq_ops *irq_ops,
-			     void *irq_priv, struct device *dev, int node,
-			     const unsigned int *irqs, unsigned int nvec);
-void irq_spread_dev_free(struct irq_spread_dev *sd);
+			     const struct irq_spread_dev_info *info);
+struct irq_spread_dev *irq_spread_dev_find(const struct device *dev);
 int irq_spread_dev_set_policy(struct irq_spread_dev *sd,
 			      enum irq_spread_policy policy);
-void irq_spread_dev_find_admin(struct irq_spread_dev *sd);
-void irq_spread_devs_respread(struct irq_spread_topology *topo,
-			      const unsigned long *exclude);
+void irq_spread_devs_cpu_offline(struct irq_spread_topology *topo,
+				 unsigned int cpu);
+void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
+				unsigned int cpu);
+void irq_spread_dev_flush(struct irq_spread_dev *sd);
+int irq_spread_devs_show(struct seq_file *m, void *v);
 
-/* Vector @i's mask in @masks, one of the mask arrays of @sd. */
+/* Spread vector @k's mask in @masks, @placed or @spare of @sd. */
 static inline unsigned long *irq_spread_dev_mask(const struct irq_spread_dev *sd,
 						 unsigned long *masks,
-						 unsigned int i)
+						 unsigned int k)
 {
-	return masks + i * sd->stride;
+	return masks + k * sd->stride;
 }
 
 #endif /* _LIB_IRQ_SPREAD_INTERNAL_H */

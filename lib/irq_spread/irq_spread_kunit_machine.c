@@ -196,7 +196,8 @@ static void test_topo_destroy(void *topo)
  * @test: the test, which owns the topology and destroys it when it ends
  * @m: the machine, which must outlive the test
  *
- * All of @m's CPUs are online and housekeeping, and no vector is placed.
+ * All of @m's CPUs are online and housekeeping, none is leaving, and no
+ * vector is placed.
  * Fails @test if there is no memory or @m's CPU lists do not parse.
  *
  * Return: the machine's topology and state.
@@ -239,6 +240,8 @@ irq_spread_test_topo_new(struct kunit *test,
 
 	irq_spread_topology_init(&t->topo, &test_topo_ops, m->nr_cpus,
 				 m->nr_nodes, t);
+	/* The device layer marks CPUs going offline here, as on the system. */
+	t->topo.leaving = irq_spread_test_bitmap(test, t);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, test_topo_destroy,
 							&t->topo), 0);
 	return t;

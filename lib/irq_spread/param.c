@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * irq_spread system default policy: the policy a device gets when it
- * registers.  Set by the boot parameter irq_spread.policy= and at run time
- * in /sys/module/irq_spread/parameters/policy; devices already registered
- * keep theirs.
+ * registers, once the administrator set it with the boot parameter
+ * irq_spread.policy= or at run time in
+ * /sys/module/irq_spread/parameters/policy; until then each device gets
+ * its driver's preferred policy.  Devices already registered keep theirs.
  */
 #define pr_fmt(fmt) "irq_spread: " fmt
 
@@ -29,15 +30,18 @@
 /* Written under the kernel_param lock, read anywhere. */
 static enum irq_spread_policy irq_spread_policy_default __read_mostly =
 	IRQ_SPREAD_NUMA;
+/* Whether the administrator set irq_spread_policy_default. */
+static bool irq_spread_policy_default_set __read_mostly;
 
 /**
  * irq_spread_default_policy - the policy devices get when they register
  *
  * The built-in default is %IRQ_SPREAD_NUMA; the administrator sets another
  * with ``irq_spread.policy=`` on the kernel command line or in
- * ``/sys/module/irq_spread/parameters/policy``.  A change applies to the
- * devices registered afterwards; each registered device has its own policy
- * in ``<device>/irq_spread/policy``.
+ * ``/sys/module/irq_spread/parameters/policy``.  Once set, it is the
+ * policy of every device registered afterwards, whatever its driver
+ * prefers (&irq_spread_dev_info.policy); each registered device has its
+ * own policy in ``<device>/irq_spread/policy``.
  *
  * Context: any.
  * Return: the system default policy.
@@ -69,6 +73,7 @@ int irq_spread_default_policy_set(const char *val, bool booting)
 
 	if (policy >= 0) {
 		WRITE_ONCE(irq_spread_policy_default, policy);
+		WRITE_ONCE(irq_spread_policy_default_set, true);
 		return 0;
 	}
 	if (!booting)
@@ -80,6 +85,32 @@ int irq_spread_default_policy_set(const char *val, bool booting)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_default_policy_set);
+
+/**
+ * irq_spread_default_policy_is_set - whether the administrator set the default
+ *
+ * Return: true once irq_spread_default_policy_set() accepted a policy.
+ */
+bool irq_spread_default_policy_is_set(void)
+{
+	return READ_ONCE(irq_spread_policy_default_set);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_default_policy_is_set);
+
+/**
+ * irq_spread_default_policy_restore - put the system default back
+ * @policy: the default, as irq_spread_default_policy() returned it
+ * @set: as irq_spread_default_policy_is_set() returned it
+ *
+ * For KUnit, which must leave the default as it found it.
+ */
+void irq_spread_default_policy_restore(enum irq_spread_policy policy,
+				       bool set)
+{
+	WRITE_ONCE(irq_spread_policy_default, policy);
+	WRITE_ONCE(irq_spread_policy_default_set, set);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_default_policy_restore);
 
 /* Built-in parameters are parsed before the scheduler runs, at boot only. */
 static int irq_spread_policy_param_set(const char *val,

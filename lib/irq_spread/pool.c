@@ -53,8 +53,6 @@
 
 #include "irq_spread_internal.h"
 
-static struct dentry *irq_spread_pool_dir;
-
 static unsigned long *irq_spread_pool_mask(const struct irq_spread_pool *pool,
 					   unsigned int v)
 {
@@ -543,12 +541,3 @@ void irq_spread_pool_destroy(struct irq_spread_pool *pool)
 	irq_spread_pool_free(pool);
 }
 EXPORT_SYMBOL_GPL(irq_spread_pool_destroy);
-
-static int __init irq_spread_pool_debugfs_init(void)
-{
-	struct dentry *dir = debugfs_create_dir("irq_spread", NULL);
-
-	irq_spread_pool_dir = debugfs_create_dir("pools", dir);
-	return 0;
-}
-fs_initcall(irq_spread_pool_debugfs_init);

@@ -1,122 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * irq_spread sysfs files of a registered device, in <device>/irq_spread/
- * (Documentation/ABI/testing/sysfs-irq-spread):
+ * irq_spread sysfs files of a registered device: the attribute group
+ * "irq_spread" of the device (Documentation/ABI/testing/sysfs-irq-spread),
+ * one value per file:
  *
  *	policy	(0644) the policies, the device's in brackets; write a name
- *		to switch the device to it and re-spread its vectors
- *	vectors	(0444) vector, Linux IRQ and CPUs of each vector
+ *		to switch the device to it and place its vectors afresh
  *
- * Reads and writes take irq_spread_dev_lock (writes the CPU hotplug lock
- * first), so the directory is removed without it held.
+ * A named group of the device rather than a kobject of the library's: the
+ * files are the device's attributes, which udev rules match as
+ * ATTR{irq_spread/policy} and set with the device's own event.  The group
+ * comes after the device's "add" event (drivers register with irq_spread
+ * once their device is added), so registration sends a "change" event.
+ *
+ * The vectors of every device are in debugfs (debugfs.c).
+ *
+ * Reads and writes take irq_spread_dev_lock, so the group is removed
+ * without it held.
  */
-#include <linux/bitmap.h>
+#include <linux/device.h>
 #include <linux/irq_spread.h>
-#include <linux/kobject.h>
 #include <linux/mutex.h>
-#include <linux/slab.h>
-#include <linux/string.h>
 #include <linux/sysfs.h>
 
 #include <asm/page.h>
 
 #include "irq_spread_internal.h"
 
-static struct irq_spread_dev *to_irq_spread_dev(struct kobject *kobj)
-{
-	return container_of(kobj, struct irq_spread_dev, kobj);
-}
-
-static ssize_t policy_show(struct kobject *kobj, struct kobj_attribute *attr,
+static ssize_t policy_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
-	struct irq_spread_dev *sd = to_irq_spread_dev(kobj);
+	struct irq_spread_dev *sd;
 	enum irq_spread_policy policy;
 
 	mutex_lock(&irq_spread_dev_lock);
-	policy = sd->policy;
+	sd = irq_spread_dev_find(dev);
+	if (sd)
+		policy = sd->policy;
 	mutex_unlock(&irq_spread_dev_lock);
+	/* The group goes before the device does: never seen. */
+	if (!sd)
+		return -ENODEV;
 	return irq_spread_policy_list(buf, PAGE_SIZE, policy);
 }
 
 /*
  * Any policy name, the device's own too: it also hands the vectors the
  * administrator set back to the policy.  Anything else changes nothing.
+ * The group is removed before the device is unregistered, and removal
+ * waits for this write: the device found stays.
  */
-static ssize_t policy_store(struct kobject *kobj, struct kobj_attribute *attr,
+static ssize_t policy_store(struct device *dev, struct device_attribute *attr,
 			    const char *buf, size_t count)
 {
 	int policy = irq_spread_policy_parse(buf);
+	struct irq_spread_dev *sd;
 	int ret;
 
 	if (policy < 0)
 		return policy;
-	ret = irq_spread_dev_set_policy(to_irq_spread_dev(kobj), policy);
+	mutex_lock(&irq_spread_dev_lock);
+	sd = irq_spread_dev_find(dev);
+	mutex_unlock(&irq_spread_dev_lock);
+	if (!sd)
+		return -ENODEV;
+	ret = irq_spread_dev_set_policy(sd, policy);
 	return ret ?: count;
 }
 
-static struct kobj_attribute irq_spread_policy_attr = __ATTR_RW(policy);
-
-/* Cut at the last whole line if the page is full. */
-static int irq_spread_vectors_cut(char *buf, int len)
-{
-	char *nl;
-
-	if (len < PAGE_SIZE - 1)
-		return len;
-	buf[len] = '\0';
-	nl = strrchr(buf, '\n');
-	len = nl ? nl - buf + 1 : 0;
-	buf[len] = '\0';
-	return len;
-}
-
-/*
- * A header, then per vector: vector number, Linux IRQ, the CPUs its
- * affinity holds, and "admin" if the administrator set it, "inactive" if
- * it is beyond the vectors in use.
- */
-static ssize_t vectors_show(struct kobject *kobj, struct kobj_attribute *attr,
-			    char *buf)
-{
-	struct irq_spread_dev *sd = to_irq_spread_dev(kobj);
-	unsigned int n = sd->topo->nr_cpus, i;
-	const unsigned long *cpus;
-	int len;
-
-	mutex_lock(&irq_spread_dev_lock);
-	irq_spread_dev_find_admin(sd);
-	len = sysfs_emit(buf, "vector irq cpus\n");
-	for (i = 0; i < sd->nvec; i++) {
-		cpus = irq_spread_dev_mask(sd, sd->applied, i);
-		if (sd->irq_ops->get(sd->irq_priv, sd->irqs[i], sd->cur, n))
-			cpus = sd->cur;
-		len += sysfs_emit_at(buf, len, "%u %u %*pbl%s%s\n", i,
-				     sd->irqs[i], n, cpus,
-				     test_bit(i, sd->admin) ? " admin" : "",
-				     i >= sd->nr_active ? " inactive" : "");
-	}
-	mutex_unlock(&irq_spread_dev_lock);
-	return irq_spread_vectors_cut(buf, len);
-}
-
-static struct kobj_attribute irq_spread_vectors_attr = __ATTR_RO(vectors);
+static DEVICE_ATTR_RW(policy);
 
 static struct attribute *irq_spread_dev_attrs[] = {
-	&irq_spread_policy_attr.attr,
-	&irq_spread_vectors_attr.attr,
+	&dev_attr_policy.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(irq_spread_dev);
 
-static void irq_spread_dev_release(struct kobject *kobj)
-{
-	irq_spread_dev_free(to_irq_spread_dev(kobj));
-}
-
-/* The type of <device>/irq_spread: its files, and the device's release. */
-const struct kobj_type irq_spread_dev_ktype = {
-	.release	= irq_spread_dev_release,
-	.sysfs_ops	= &kobj_sysfs_ops,
-	.default_groups	= irq_spread_dev_groups,
+/* <device>/irq_spread/: the files of a registered device. */
+const struct attribute_group irq_spread_dev_group = {
+	.name	= "irq_spread",
+	.attrs	= irq_spread_dev_attrs,
 };

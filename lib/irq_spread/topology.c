@@ -8,6 +8,7 @@
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/init.h>
+#include <linux/interrupt.h>
 #include <linux/limits.h>
 #include <linux/nodemask.h>
 #include <linux/sched/isolation.h>
@@ -124,7 +125,9 @@ irq_spread_system_sibling_cpus(const struct irq_spread_topology *topo,
 
 /*
  * isolcpus=managed_irq keeps managed interrupts off a CPU; nohz_full keeps
- * the tick, and so should keep device interrupts, off it.
+ * the tick, and so should keep device interrupts, off it.  irqaffinity=
+ * (/proc/irq/default_smp_affinity) is where the administrator wants the
+ * interrupts nobody placed: irq_spread's stay within it too.
  */
 static void irq_spread_system_eligible_cpus(const struct irq_spread_topology *topo,
 					    unsigned long *dst)
@@ -134,6 +137,9 @@ static void irq_spread_system_eligible_cpus(const struct irq_spread_topology *to
 	bitmap_and(dst, cpumask_bits(cpu_online_mask),
 		   cpumask_bits(housekeeping_cpumask(HK_TYPE_MANAGED_IRQ)), n);
 	bitmap_and(dst, dst, cpumask_bits(housekeeping_cpumask(HK_TYPE_TICK)), n);
+#ifdef CONFIG_SMP
+	bitmap_and(dst, dst, cpumask_bits(irq_default_affinity), n);
+#endif
 }
 
 static void irq_spread_system_online_cpus(const struct irq_spread_topology *topo,
@@ -162,9 +168,12 @@ static const struct irq_spread_topology_ops irq_spread_system_ops = {
  * held off: a spread sees the online CPUs of one moment, and the interrupt
  * core moves an interrupt whose CPUs all go offline.
  */
+static struct cpumask irq_spread_system_leaving;
+
 struct irq_spread_topology irq_spread_system = {
 	.ops	= &irq_spread_system_ops,
 	.lock	= __MUTEX_INITIALIZER(irq_spread_system.lock),
+	.leaving = cpumask_bits(&irq_spread_system_leaving),
 };
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_system);
 

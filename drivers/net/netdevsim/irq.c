@@ -23,11 +23,16 @@
  * IRQs of their own; the pool places them and the port does not register
  * with irq_spread.
  *
+ * XPS: each TX queue's map is its queue pair's IRQ CPUs, kept in step by
+ * irq_spread's change callback (policy writes, CPU hotplug, the
+ * administrator's /proc/irq/N/smp_affinity) and set again after ethtool -L.
+ *
  * Lifetime: the IRQs are requested when the port's netdev is created and
  * freed after it is unregistered, when no peer can raise them any more.
- * They are registered with irq_spread after register_netdevice() and
- * unregistered before unregister_netdevice(), all under RTNL.  The pool
- * lives until the device is removed.
+ * The port registers with irq_spread after register_netdevice() and
+ * attaches every queue's IRQ, and unregisters before unregister_netdevice(),
+ * which detaches them, all under RTNL.  The pool lives until the device is
+ * removed.
  */
 
 #include <linux/cpumask.h>
@@ -615,12 +620,58 @@ void nsim_irqs_fini(struct netdevsim *ns)
 	ns->irqs = NULL;
 }
 
+/* XPS of a queue pair's TX queue follows its IRQ's CPUs. */
+static void nsim_irqs_set_xps(struct netdevsim *ns, unsigned int queue,
+			      const struct cpumask *mask)
+{
+	int err;
+
+	if (!IS_ENABLED(CONFIG_XPS) || queue >= ns->netdev->real_num_tx_queues)
+		return;
+	err = netif_set_xps_queue(ns->netdev, mask, queue);
+	if (err)
+		netdev_warn(ns->netdev, "XPS of TX queue %u not set: %d\n",
+			    queue, err);
+}
+
+/* Every TX queue in use gets its queue pair's IRQ CPUs. */
+static void nsim_irqs_sync_xps(struct netdevsim *ns)
+{
+	struct irq_spread_dev *sd = ns->irqs->spread;
+	unsigned int q, n = min(ns->netdev->real_num_tx_queues, ns->irqs->nvec);
+	cpumask_var_t mask;
+
+	if (!IS_ENABLED(CONFIG_XPS) || !zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return;
+	for (q = 0; q < n; q++) {
+		if (!irq_spread_dev_vector_mask(sd, q, mask))
+			nsim_irqs_set_xps(ns, q, mask);
+	}
+	free_cpumask_var(mask);
+}
+
+/*
+ * irq_spread moved a vector (policy write, CPU hotplug, the administrator):
+ * its TX queue's XPS map follows.  Called from a work item without RTNL;
+ * unregistration waits for it, before the netdev goes.
+ */
+static void nsim_irqs_changed(void *priv, unsigned int vector,
+			      const struct cpumask *mask)
+{
+	nsim_irqs_set_xps(priv, vector, mask);
+}
+
+static const struct irq_spread_dev_ops nsim_irqs_spread_ops = {
+	.changed	= nsim_irqs_changed,
+};
+
 /**
  * nsim_irqs_register() - have irq_spread place a port's IRQs
  * @ns: the port, its netdev just registered
  *
- * All vectors are registered, the first real_num_rx_queues of them active.
- * The device's node is the bus device's (4th field of new_device).
+ * Every RX queue's IRQ is a vector, the first real_num_rx_queues of them
+ * in use; the TX queues' XPS maps follow them.  The device's node is the
+ * bus device's (4th field of new_device).
  *
  * Context: RTNL held.
  * Return: 0 or a negative errno, with nothing registered.
@@ -628,37 +679,45 @@ void nsim_irqs_fini(struct netdevsim *ns)
 int nsim_irqs_register(struct netdevsim *ns)
 {
 	struct nsim_irqs *irqs = ns->irqs;
-	unsigned int *nums, active, i;
+	struct irq_spread_dev_info info = {
+		.dev		= &ns->netdev->dev,
+		.node		= dev_to_node(&ns->nsim_bus_dev->dev),
+		.policy		= IRQ_SPREAD_NUMA,
+		.ops		= &nsim_irqs_spread_ops,
+		.priv		= ns,
+	};
 	struct irq_spread_dev *sd;
+	unsigned int active, i;
 	int err;
 
 	/* The pool places its vectors itself. */
 	if (!irqs || irqs->pool)
 		return 0;
 
-	nums = kcalloc(irqs->nvec, sizeof(*nums), GFP_KERNEL);
-	if (!nums)
-		return -ENOMEM;
-	for (i = 0; i < irqs->nvec; i++)
-		nums[i] = irqs->vec[i].irq;
-	sd = irq_spread_dev_register(&ns->netdev->dev,
-				     dev_to_node(&ns->nsim_bus_dev->dev),
-				     nums, irqs->nvec);
-	kfree(nums);
+	info.nr_vectors = irqs->nvec;
+	sd = irq_spread_dev_register(&info);
 	if (IS_ERR(sd))
 		return PTR_ERR(sd);
 
 	active = ns->netdev->real_num_rx_queues;
 	if (active < irqs->nvec) {
 		err = irq_spread_dev_set_vectors(sd, active);
-		if (err) {
-			irq_spread_dev_unregister(sd);
-			return err;
-		}
+		if (err)
+			goto err_unregister;
+	}
+	for (i = 0; i < irqs->nvec; i++) {
+		err = irq_spread_dev_attach(sd, i, irqs->vec[i].irq);
+		if (err)
+			goto err_unregister;
 	}
 
 	irqs->spread = sd;
+	nsim_irqs_sync_xps(ns);
 	return 0;
+
+err_unregister:
+	irq_spread_dev_unregister(sd);
+	return err;
 }
 
 /**
@@ -682,7 +741,8 @@ void nsim_irqs_unregister(struct netdevsim *ns)
  * @ns: the port
  * @count: the new number of combined channels
  *
- * A failure only leaves the previous placement: the channels are set.
+ * A failure only leaves the previous placement: the channels are set.  The
+ * TX queues in use get their XPS maps again, which a smaller count reset.
  *
  * Context: RTNL held (ethtool).
  */
@@ -697,6 +757,7 @@ void nsim_irqs_set_channels(struct netdevsim *ns, unsigned int count)
 	if (err)
 		netdev_warn(ns->netdev, "IRQs not re-spread for %u channels: %d\n",
 			    count, err);
+	nsim_irqs_sync_xps(ns);
 }
 
 /**

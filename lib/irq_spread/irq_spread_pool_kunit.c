@@ -7,7 +7,9 @@
  * callback checks that it is given back what it handed out.  The tables
  * give a sequence of gets and the vector and CPUs each must get, worked
  * out by hand from the rules in lib/irq_spread/pool.c and
- * Documentation/core-api/irq_spread.rst.
+ * Documentation/core-api/irq_spread.rst.  The seed 004 scenario, 2750
+ * gets, is too long for that: each of its gets is checked against those
+ * rules instead.
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
@@ -57,6 +59,8 @@ static const struct test_machine quad = {
  * @first: the pool's first vector
  * @requested: the vectors requested and not released, by the callbacks
  * @requests: calls of the request callback that succeeded
+ * @vector: the vector of the last of them
+ * @mask: the CPUs it was given
  * @releases: calls of the release callback
  * @errors: callbacks given something they did not expect
  * @fail: what the request callback returns instead of requesting, if not 0
@@ -67,6 +71,8 @@ struct pool_dev {
 	unsigned int first;
 	unsigned long *requested;
 	atomic_t requests;
+	unsigned int vector;
+	unsigned long *mask;
 	atomic_t releases;
 	atomic_t errors;
 	int fail;
@@ -96,6 +102,8 @@ static int pool_dev_request(void *priv, unsigned int vector,
 	if (test_and_set_bit(vector - dev->first, dev->requested) ||
 	    bitmap_empty(cpumask_bits(mask), n))
 		atomic_inc(&dev->errors);
+	dev->vector = vector;
+	bitmap_copy(dev->mask, cpumask_bits(mask), n);
 	atomic_inc(&dev->requests);
 	return TEST_IRQ_BASE + vector;
 }
@@ -150,12 +158,20 @@ static struct irq_spread_pool *pool_new(struct kunit *test, struct test_topo *t,
 	dev->requested = kunit_kcalloc(test, BITS_TO_LONGS(p->nvec),
 				       sizeof(long), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, dev->requested);
+	dev->mask = irq_spread_test_bitmap(test, t);
 
 	pool = irq_spread_pool_topo_create(&t->topo, &info);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pool);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, pool_destroy,
 							pool), 0);
 	return pool;
+}
+
+/* The CPUs of @pool's vector @v, counted from the pool's first. */
+static const unsigned long *pool_mask(const struct irq_spread_pool *pool,
+				      unsigned int v)
+{
+	return pool->masks + v * pool->stride;
 }
 
 /* What the pool's debugfs file shows. */
@@ -190,8 +206,8 @@ static int pool_get(struct kunit *test, struct test_topo *t,
 	if (vec < 0)
 		scnprintf(buf, size, "%d", vec);
 	else
-		scnprintf(buf, size, "%d:%*pbl", vec, n, pool->masks +
-			  (vec - pool->info.first_vector) * pool->stride);
+		scnprintf(buf, size, "%d:%*pbl", vec, n,
+			  pool_mask(pool, vec - pool->info.first_vector));
 	return vec;
 }
 
@@ -244,6 +260,14 @@ static const struct get_case get_cases[] = {
 	  "0;1;1;0", "0:0;1:1;1:1;0:0", 2 },
 	{ "the SMT sibling before the node", &irq_spread_test_xeon,
 	  { 0, NUMA, 2 }, "5;0;28", "0:5;1:0;1:0", 2 },
+	/*
+	 * Shares ceil((U + 1) / 3) of 1, 1, 1, 2, 2, 2, 3: three new
+	 * vectors; then CPU 0's two, the lower first, up to the share of 2;
+	 * then its sibling 28's, below it; then CPU 0's again at 3.
+	 */
+	{ "the CPU's vectors up to the share, then its core's",
+	  &irq_spread_test_xeon, { 0, NUMA, 3 }, "0;28;0;0;0;0;0",
+	  "0:0;1:28;2:0;0:0;2:0;1:28;0:0", 3 },
 	{ "the node before the other node", &irq_spread_test_xeon,
 	  { 0, NUMA, 2 }, "14;1;2", "0:14;1:1;1:1", 2 },
 	{ "balance before nearness", &irq_spread_test_xeon, { 0, NUMA, 2 },
@@ -255,6 +279,15 @@ static const struct get_case get_cases[] = {
 	  "4;0;2", "0:4;1:0;1:0", 2 },
 	{ "the farther hop when the nearer are full", &quad, { 0, NUMA, 2, 2 },
 	  "4;0;1;2", "0:4;1:0;1:0;0:4", 2 },
+	/*
+	 * Three new vectors, on 0, 14 and 1; CPU 0's to 2 users; CPU 2
+	 * has none, its node's least used is 1's; CPU 0's node then has 2
+	 * users on each of its vectors, the bound, so the other node's;
+	 * then none has room.
+	 */
+	{ "the other node only when the node's vectors have the bound",
+	  &irq_spread_test_xeon, { 0, NUMA, 3, 2 }, "0;14;1;0;2;0;0",
+	  "0:0;1:14;2:1;0:0;2:1;1:14;-28", 3 },
 	{ "driver bound: no vector has room", &irq_spread_test_xeon,
 	  { 0, NUMA, 2, 1 }, "0;0;0", "0:0;1:0;-28", 2 },
 	{ "driver bound below the balance", &irq_spread_test_xeon,
@@ -426,7 +459,7 @@ static void irq_spread_pool_test_request_fails(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, t->topo.load, load, size);
 	KUNIT_EXPECT_EQ(test, pool->users, 1);
 	KUNIT_EXPECT_EQ(test, pool->nr_requested, 1);
-	KUNIT_EXPECT_TRUE(test, bitmap_empty(pool->masks + pool->stride,
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(pool_mask(pool, 1),
 					     t->topo.nr_cpus));
 
 	dev->fail = 0;
@@ -692,7 +725,6 @@ static void irq_spread_pool_test_system(struct kunit *test)
 #define SEED_USERS	(SEED_CONSUMERS * SEED_VECS)
 #define SEED_POOL	255
 #define SEED_FIRST	56	/* the PF keeps vectors 0-55 */
-#define SEED_LEVELS	4	/* on the CPU, its core, its node, farther */
 
 static unsigned int seed_cpu(unsigned int user)
 {
@@ -702,194 +734,268 @@ static unsigned int seed_cpu(unsigned int user)
 	return (k + j * n / SEED_VECS) % n;
 }
 
-/*
- * How near vector @v is to @cpu: 0 if it is on @cpu alone, 1 on @cpu's
- * core, 2 + h within h hops of @cpu's node; @hop is scratch.
- */
-static unsigned int seed_level(const struct test_topo *t,
-			       const struct irq_spread_pool *pool,
-			       unsigned int v, unsigned int cpu,
-			       unsigned long *hop)
+/* Where a vector's CPUs lie, from a user's CPU; each holds those before. */
+enum seed_where {
+	SEED_ON_CPU,		/* on the CPU alone */
+	SEED_ON_CORE,		/* within its core */
+	SEED_ON_NODE,		/* within its node */
+	SEED_AWAY,		/* elsewhere: on this machine, one hop */
+	SEED_NR_WHERE,
+};
+
+static enum seed_where seed_where(const struct test_topo *t,
+				  const unsigned long *mask, unsigned int cpu)
 {
-	const unsigned long *mask = pool->masks + v * pool->stride;
-	unsigned int n = t->m->nr_cpus, h;
+	unsigned int n = t->m->nr_cpus;
 
 	if (bitmap_weight(mask, n) == 1 && test_bit(cpu, mask))
-		return 0;
+		return SEED_ON_CPU;
 	if (bitmap_subset(mask, t->siblings[cpu], n))
-		return 1;
-	for (h = 0; irq_spread_hop_by_distance(&t->nodes, t->cpu_node[cpu], h,
-					       hop, n); h++) {
-		if (bitmap_subset(mask, hop, n))
-			break;
-	}
-	return 2 + h;
+		return SEED_ON_CORE;
+	if (bitmap_subset(mask, t->node_cpus[t->cpu_node[cpu]], n))
+		return SEED_ON_NODE;
+	return SEED_AWAY;
 }
 
 /*
- * The least used vector with fewer than @cap users among those at @level
- * or nearer, @lv giving each vector's level; the lowest number among
- * equals.
+ * The rules of Documentation/core-api/irq_spread.rst, "Pools", that each
+ * get of the seed scenario is checked against, on the pool after the get.
  */
-static int seed_least(const struct irq_spread_pool *pool,
-		      const unsigned int *lv, unsigned int level,
-		      unsigned int cap)
-{
-	unsigned int v, users;
-	int best = -ENOSPC;
+enum seed_rule {
+	SEED_LAZY,
+	SEED_NEW_ON_CPU,
+	SEED_OWN_NODE,
+	SEED_CPU_FIRST,
+	SEED_CORE_NEXT,
+	SEED_LEAST_USED,
+	SEED_ROOM,
+	SEED_FULL,
+	SEED_NR_RULES,
+};
 
-	for (v = 0; v < pool->info.nr_vectors; v++) {
-		users = pool->vec[v].users;
-		if (!users || users >= cap || lv[v] > level)
-			continue;
-		if (best < 0 || users < pool->vec[best].users)
-			best = v;
-	}
-	return best;
-}
+static const char * const seed_rules[SEED_NR_RULES] = {
+	[SEED_LAZY]		= "min(U, V) vectors requested",
+	[SEED_NEW_ON_CPU]	= "a new vector on the user's CPU alone",
+	[SEED_OWN_NODE]		= "off its node only if the node's are full",
+	[SEED_CPU_FIRST]	= "on the CPU while one there has room",
+	[SEED_CORE_NEXT]	= "else on the core while one there has room",
+	[SEED_LEAST_USED]	= "none as near with fewer users",
+	[SEED_ROOM]		= "within the share of its level",
+	[SEED_FULL]		= "-ENOSPC only when all have max_users",
+};
+
+/**
+ * struct seed_check - the seed scenario's gets and the rules they broke
+ * @users: the gets that gave a vector so far
+ * @broken: for each &enum seed_rule, how many gets broke it
+ */
+struct seed_check {
+	unsigned int users;
+	unsigned int broken[SEED_NR_RULES];
+};
 
 /*
- * The vector a get for @cpu must give, from the rules: the least used on
- * @cpu alone with room, else a new one, else the least used with room at
- * the nearest level: @cpu's core, then each hop.  Room is fewer users
- * than the pool's share, and at a hop level than the share of the
- * vectors within it if that is higher.  @lv and @hop are scratch.
+ * Check the get of user @i, which gave vector @vec (or an error) and made
+ * a request if @fresh, against each rule.  U users of V vectors are
+ * counted after the get, so a vector had room if it had fewer than
+ * ceil(U / V) users, the doc's ceil((U' + 1) / V) for the U' = U - 1
+ * before it, and fewer than max_users; a vector's users before the get
+ * are its users now, less the one the get gave.
  */
-static int seed_expect(const struct test_topo *t,
-		       const struct irq_spread_pool *pool, unsigned int cpu,
-		       unsigned int *lv, unsigned long *hop)
+static void seed_check_get(struct kunit *test, const struct test_topo *t,
+			   const struct irq_spread_pool *pool,
+			   const struct pool_dev *dev, unsigned int i, int vec,
+			   bool fresh, struct seed_check *c)
 {
-	unsigned int nvec = pool->info.nr_vectors, v, level, cap;
-	unsigned int share = DIV_ROUND_UP(pool->users + 1, nvec);
-	unsigned int nr = 0, users = 0;
-	int best;
+	unsigned int nvec = pool->info.nr_vectors, bound = pool->info.max_users;
+	unsigned int cpu = seed_cpu(i), g = vec - pool->info.first_vector;
+	unsigned int share, level_users = 0, level_vecs = 0, had, before, v, r;
+	bool room[SEED_NR_WHERE] = {}, broke[SEED_NR_RULES] = {};
+	bool node_full = true, full = true;
+	enum seed_where at, level, w;
 
+	if (vec < 0) {
+		for (v = 0; v < nvec; v++)
+			full &= bound && pool->vec[v].users == bound;
+		broke[SEED_FULL] = vec != -ENOSPC || !full || fresh;
+		goto report;
+	}
+
+	c->users++;
+	share = DIV_ROUND_UP(c->users, nvec);
+	if (bound)
+		share = min(share, bound);
+	at = seed_where(t, pool_mask(pool, g), cpu);
+	/*
+	 * The level that gave it: where it lies, but past the pool's share
+	 * only a NUMA hop level has room, at the hop's share.
+	 */
+	had = pool->vec[g].users - 1;
+	level = had >= share && at < SEED_ON_NODE ? SEED_ON_NODE : at;
 	for (v = 0; v < nvec; v++) {
-		if (pool->vec[v].users)
-			lv[v] = seed_level(t, pool, v, cpu, hop);
-	}
-	best = seed_least(pool, lv, 0, share);
-	if (best >= 0)
-		return best;
-	if (pool->nr_requested < nvec) {
-		for (v = 0; pool->vec[v].users; v++)
-			;
-		return v;
-	}
-	for (level = 1; level < SEED_LEVELS; level++) {
-		for (nr = 0, users = 0, v = 0; v < nvec; v++) {
-			if (pool->vec[v].users && lv[v] <= level) {
-				nr++;
-				users += pool->vec[v].users;
-			}
+		if (!pool->vec[v].users)
+			continue;
+		w = seed_where(t, pool_mask(pool, v), cpu);
+		before = pool->vec[v].users - (v == g);
+		if (w <= level) {
+			level_users += pool->vec[v].users;
+			level_vecs++;
 		}
-		cap = share;
-		if (level >= 2 && nr)
-			cap = max(cap, DIV_ROUND_UP(users + 1, nr));
-		best = seed_least(pool, lv, level, cap);
-		if (best >= 0)
-			return best;
+		if (w <= SEED_ON_NODE)
+			node_full &= bound && before == bound;
+		if (!before)
+			continue;
+		room[w] |= before < share;
+		broke[SEED_LEAST_USED] |= !fresh && w <= level && before < had;
 	}
-	return -ENOSPC;
+
+	/* While users are fewer than vectors, every get requests one. */
+	broke[SEED_LAZY] = atomic_read(&dev->requests) != min(c->users, nvec);
+	/* The engine places a new one within the CPUs asked for: the user's. */
+	broke[SEED_NEW_ON_CPU] = fresh &&
+		(had || at != SEED_ON_CPU ||
+		 dev->vector != pool->info.first_vector + g ||
+		 seed_where(t, dev->mask, cpu) != SEED_ON_CPU);
+	/* Off its node only if every vector of the node had max_users. */
+	broke[SEED_OWN_NODE] = at == SEED_AWAY && !node_full;
+	/* Its CPU, then its core, while a vector there has room. */
+	broke[SEED_CPU_FIRST] = room[SEED_ON_CPU] && at != SEED_ON_CPU;
+	broke[SEED_CORE_NEXT] = !room[SEED_ON_CPU] && room[SEED_ON_CORE] &&
+				at > SEED_ON_CORE;
+	/* Room: the pool's share, at a hop level the hop's if higher. */
+	if (level >= SEED_ON_NODE) {
+		share = max(share, DIV_ROUND_UP(level_users, level_vecs));
+		if (bound)
+			share = min(share, bound);
+	}
+	broke[SEED_ROOM] = had >= share;
+
+report:
+	for (r = 0; r < SEED_NR_RULES; r++) {
+		if (broke[r] && !c->broken[r]++)
+			kunit_err(test, "max_users %u, user %u, CPU %u, vector %d: not \"%s\"\n",
+				  bound, i, cpu, vec, seed_rules[r]);
+	}
 }
 
 /*
- * Users @from to @to - 1 of the seed scenario get their vectors into
- * @vecs; with @check, each must be the one the rules give, and a new one
- * on the user's CPU alone.  Return how many were not.
+ * Every user of the seed scenario gets its vector into @vecs; each get is
+ * checked against the rules into @c if it is not %NULL.
  */
-static unsigned int seed_get(struct kunit *test, struct test_topo *t,
-			     struct irq_spread_pool *pool, int *vecs,
-			     unsigned int from, unsigned int to, bool check)
+static void seed_get(struct kunit *test, struct test_topo *t,
+		     struct irq_spread_pool *pool, struct pool_dev *dev,
+		     int *vecs, struct seed_check *c)
 {
 	unsigned long *want = irq_spread_test_bitmap(test, t);
-	unsigned long *hop = irq_spread_test_bitmap(test, t);
-	unsigned int n = t->m->nr_cpus, i, cpu, wrong = 0, *lv;
-	const unsigned long *mask;
-	int expect = 0;
-	bool fresh = false;
+	unsigned int i, cpu;
+	int requests;
 
-	lv = kunit_kcalloc(test, pool->info.nr_vectors, sizeof(*lv), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, lv);
-	for (i = from; i < to; i++) {
+	for (i = 0; i < SEED_USERS; i++) {
 		cpu = seed_cpu(i);
-		if (check) {
-			expect = seed_expect(t, pool, cpu, lv, hop);
-			fresh = expect >= 0 && !pool->vec[expect].users;
-		}
+		requests = atomic_read(&dev->requests);
 		__set_bit(cpu, want);
 		vecs[i] = irq_spread_pool_topo_get(pool, want);
 		__clear_bit(cpu, want);
-		if (!check || vecs[i] < 0)
-			continue;
-		mask = pool->masks + (vecs[i] - SEED_FIRST) * pool->stride;
-		if (vecs[i] != SEED_FIRST + expect ||
-		    (fresh && (bitmap_weight(mask, n) != 1 ||
-			       !test_bit(cpu, mask)))) {
-			if (!wrong++)
-				kunit_err(test, "user %u, CPU %u: vector %d, want %d\n",
-					  i, cpu, vecs[i], SEED_FIRST + expect);
-		}
+		if (c)
+			seed_check_get(test, t, pool, dev, i, vecs[i],
+				       atomic_read(&dev->requests) != requests,
+				       c);
 	}
-	return wrong;
 }
 
 static struct irq_spread_pool *seed_pool(struct kunit *test,
 					 struct test_topo *t,
-					 struct pool_dev *dev, int **vecs)
+					 struct pool_dev *dev,
+					 unsigned int max_users, int **vecs)
 {
-	static const struct pool_params p = { 0, NUMA, SEED_POOL };
+	const struct pool_params p = { 0, NUMA, SEED_POOL, max_users };
 
 	*vecs = kunit_kcalloc(test, SEED_USERS, sizeof(**vecs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, *vecs);
 	return pool_new(test, t, dev, SEED_FIRST, &p);
 }
 
-/* Count the users of vectors at each level from their CPUs. */
-static void seed_levels(struct kunit *test, const struct test_topo *t,
-			const struct irq_spread_pool *pool, const int *vecs,
-			unsigned int *levels)
+/* Count the users whose vector lies at each place from their CPU. */
+static void seed_at(const struct test_topo *t,
+		    const struct irq_spread_pool *pool, const int *vecs,
+		    unsigned int *at)
 {
-	unsigned long *hop = irq_spread_test_bitmap(test, t);
-	unsigned int i, level;
+	unsigned int i;
 
-	memset(levels, 0, SEED_LEVELS * sizeof(*levels));
+	memset(at, 0, SEED_NR_WHERE * sizeof(*at));
 	for (i = 0; i < SEED_USERS; i++) {
-		level = seed_level(t, pool, vecs[i] - SEED_FIRST, seed_cpu(i),
-				   hop);
-		levels[min(level, SEED_LEVELS - 1)]++;
+		if (vecs[i] >= 0)
+			at[seed_where(t, pool_mask(pool, vecs[i] - SEED_FIRST),
+				      seed_cpu(i))]++;
 	}
 }
 
+/**
+ * struct seed_case - the seed scenario with a driver's bound
+ * @desc: the bound
+ * @max_users: the bound, 0 for none
+ * @most: the most users a vector may have at the end
+ * @users: the gets that must give a vector
+ */
+struct seed_case {
+	const char *desc;
+	unsigned int max_users;
+	unsigned int most;
+	unsigned int users;
+};
+
 /*
- * Seed 004: at most ceil(2750 / 255) = 11 users per vector, every get as
- * the rules say, vectors requested only as needed, and every user on its
- * own node: the two nodes have as many users each but 255 vectors cannot
- * split evenly, and the node with fewer must load them more, not spill.
+ * With no bound, every get gives a vector, and at the end no vector has
+ * more than ceil(2750 / 255) = 11 users.  With a bound of 10, gets fail
+ * only once every vector has 10 users: 255 * 10 = 2550 gets give one.
+ */
+static const struct seed_case seed_cases[] = {
+	{ "no max_users", 0, 11, SEED_USERS },
+	{ "max_users 10", 10, 10, SEED_POOL * 10 },
+};
+
+static void seed_case_desc(const struct seed_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(seed, seed_cases, seed_case_desc);
+
+/*
+ * Seed 004, each get checked against the rules; at the end all 255
+ * vectors requested, and with no bound every user on its own node: the
+ * two nodes have as many users each but 255 vectors cannot split evenly,
+ * and the node with fewer must load them more, not spill.
  */
 static void irq_spread_pool_test_seed004(struct kunit *test)
 {
+	const struct seed_case *sc = test->param_value;
 	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
-	unsigned int v, most = 0, levels[SEED_LEVELS];
+	unsigned int v, r, most = 0, at[SEED_NR_WHERE];
 	struct pool_dev *dev = pool_dev_new(test);
+	struct seed_check c = {};
 	struct irq_spread_pool *pool;
 	int *vecs;
 
-	pool = seed_pool(test, t, dev, &vecs);
-	KUNIT_EXPECT_EQ(test, seed_get(test, t, pool, vecs, 0, SEED_VECS, true), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&dev->requests), SEED_VECS);
-	KUNIT_EXPECT_EQ(test, seed_get(test, t, pool, vecs, SEED_VECS,
-				       SEED_USERS, true), 0);
+	pool = seed_pool(test, t, dev, sc->max_users, &vecs);
+	seed_get(test, t, pool, dev, vecs, &c);
+	for (r = 0; r < SEED_NR_RULES; r++)
+		KUNIT_EXPECT_EQ_MSG(test, c.broken[r], 0,
+				    "max_users %u: gets not \"%s\"",
+				    sc->max_users, seed_rules[r]);
+	KUNIT_EXPECT_EQ(test, c.users, sc->users);
+	KUNIT_EXPECT_EQ(test, pool->users, sc->users);
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->requests), SEED_POOL);
-	KUNIT_EXPECT_EQ(test, pool->users, SEED_USERS);
 
 	for (v = 0; v < SEED_POOL; v++)
 		most = max(most, pool->vec[v].users);
-	KUNIT_EXPECT_LE(test, most, DIV_ROUND_UP(SEED_USERS, SEED_POOL));
-	seed_levels(test, t, pool, vecs, levels);
-	kunit_info(test, "most users of a vector %u; users on their CPU %u, its core %u, its node %u, the other node %u\n",
-		   most, levels[0], levels[1], levels[2], levels[3]);
-	KUNIT_EXPECT_EQ(test, levels[3], 0);
+	KUNIT_EXPECT_LE(test, most, sc->most);
+	seed_at(t, pool, vecs, at);
+	kunit_info(test, "max_users %u: most users of a vector %u; users on their CPU %u, its core %u, its node %u, the other node %u\n",
+		   sc->max_users, most, at[SEED_ON_CPU], at[SEED_ON_CORE],
+		   at[SEED_ON_NODE], at[SEED_AWAY]);
+	if (!sc->max_users)
+		KUNIT_EXPECT_EQ(test, at[SEED_AWAY], 0);
 
 	pool_put_all(test, t, dev, pool, vecs, SEED_USERS);
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->releases), SEED_POOL);
@@ -918,7 +1024,7 @@ static void irq_spread_pool_bench_seed004(struct kunit *test)
 {
 	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
 	unsigned int n = irq_spread_test_xeon.nr_cpus, i, u, size = SEED_USERS + 1;
-	unsigned int *old, *new, *old_hist, *new_hist, levels[SEED_LEVELS];
+	unsigned int *old, *new, *old_hist, *new_hist, at[SEED_NR_WHERE];
 	struct pool_dev *dev = pool_dev_new(test);
 	struct irq_spread_pool *pool;
 	u64 get_ns, put_ns;
@@ -931,15 +1037,15 @@ static void irq_spread_pool_bench_seed004(struct kunit *test)
 	for (i = 0; i < SEED_USERS; i++)
 		old[seed_cpu(i)]++;
 
-	pool = seed_pool(test, t, dev, &vecs);
+	pool = seed_pool(test, t, dev, 0, &vecs);
 	get_ns = ktime_get_ns();
-	seed_get(test, t, pool, vecs, 0, SEED_USERS, false);
+	seed_get(test, t, pool, dev, vecs, NULL);
 	get_ns = ktime_get_ns() - get_ns;
 	for (i = 0; i < SEED_USERS; i++) {
 		KUNIT_ASSERT_GE(test, vecs[i], SEED_FIRST);
 		new[vecs[i] - SEED_FIRST]++;
 	}
-	seed_levels(test, t, pool, vecs, levels);
+	seed_at(t, pool, vecs, at);
 
 	old_hist = seed_histogram(test, old, n, size);
 	new_hist = seed_histogram(test, new, SEED_POOL, size);
@@ -953,7 +1059,8 @@ static void irq_spread_pool_bench_seed004(struct kunit *test)
 				   new_hist[u]);
 	}
 	kunit_info(test, "pool users on their CPU %u, its core %u, its node %u, the other node %u\n",
-		   levels[0], levels[1], levels[2], levels[3]);
+		   at[SEED_ON_CPU], at[SEED_ON_CORE], at[SEED_ON_NODE],
+		   at[SEED_AWAY]);
 
 	put_ns = ktime_get_ns();
 	for (i = 0; i < SEED_USERS; i++)
@@ -1097,7 +1204,7 @@ static struct kunit_case irq_spread_pool_test_cases[] = {
 	KUNIT_CASE(irq_spread_pool_test_invalid),
 	KUNIT_CASE(irq_spread_pool_test_show),
 	KUNIT_CASE(irq_spread_pool_test_system),
-	KUNIT_CASE(irq_spread_pool_test_seed004),
+	KUNIT_CASE_PARAM(irq_spread_pool_test_seed004, seed_gen_params),
 	KUNIT_CASE(irq_spread_pool_test_stress),
 	KUNIT_CASE_SLOW(irq_spread_pool_bench_seed004),
 	{}

@@ -307,6 +307,7 @@ struct irq_spread_dev {
 };
 
 extern struct mutex irq_spread_dev_lock;
+extern struct list_head irq_spread_devs;
 extern const struct attribute_group irq_spread_dev_group;
 extern struct dentry *irq_spread_pool_dir;
 
@@ -329,6 +330,56 @@ void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
 				unsigned int cpu);
 void irq_spread_dev_flush(struct irq_spread_dev *sd);
 int irq_spread_devs_show(struct seq_file *m, void *v);
+
+bool irq_spread_dev_want(const struct irq_spread_dev *sd,
+			 const unsigned long *masks, unsigned int nr_active,
+			 unsigned int v, unsigned long *dst);
+bool irq_spread_dev_current(const struct irq_spread_dev *sd, unsigned int v,
+			    unsigned long *dst);
+void irq_spread_vec_refresh(struct irq_spread_dev *sd, unsigned int v,
+			    const unsigned long *masks, unsigned int nr_active);
+void irq_spread_vec_rmap(const struct irq_spread_dev *sd,
+			 const struct irq_spread_vec *vec,
+			 const unsigned long *mask);
+void irq_spread_vec_reseen(struct irq_spread_dev *sd,
+			   struct irq_spread_vec *vec);
+int irq_spread_vec_apply(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
+			 const unsigned long *mask);
+void irq_spread_vec_notify(struct irq_affinity_notify *notify,
+			   const cpumask_t *mask);
+void irq_spread_vec_notify_release(struct kref *ref);
+void irq_spread_dev_report(struct irq_spread_dev *sd,
+			   const unsigned long *changed);
+void irq_spread_dev_work(struct work_struct *work);
+int irq_spread_dev_commit(struct irq_spread_dev *sd, const unsigned long *masks,
+			  unsigned int nr_active, bool reset, bool undo);
+void irq_spread_dev_committed(struct irq_spread_dev *sd);
+int irq_spread_dev_respread(struct irq_spread_dev *sd, unsigned int nr_active,
+			    enum irq_spread_policy policy, bool reset,
+			    bool undo);
+
+/* Number of vectors of @sd: reserved before, spread, reserved after. */
+static inline unsigned int irq_spread_dev_nvec(const struct irq_spread_dev *sd)
+{
+	return sd->pre + sd->nr + sd->post;
+}
+
+/* Whether device vector @v of @sd is a spread one, and which (@k). */
+static inline bool irq_spread_dev_spread_index(const struct irq_spread_dev *sd,
+					       unsigned int v, unsigned int *k)
+{
+	if (v < sd->pre || v >= sd->pre + sd->nr)
+		return false;
+	*k = v - sd->pre;
+	return true;
+}
+
+/* Where reserved vector @v of @sd goes: an entry of @sd->reserved. */
+static inline int irq_spread_dev_reserved(const struct irq_spread_dev *sd,
+					  unsigned int v)
+{
+	return sd->reserved[v < sd->pre ? v : v - sd->nr];
+}
 
 /* Spread vector @k's mask in @masks, @placed or @spare of @sd. */
 static inline unsigned long *irq_spread_dev_mask(const struct irq_spread_dev *sd,

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irq_spread devices and CPU hotplug: when a CPU goes offline, only the
+ * vectors whose mask holds it move: each loses the CPU, and one left
+ * without a CPU takes a mask of a fresh placement without the CPU that
+ * the device's other vectors do not hold.  When a CPU comes online, each
+ * device is placed afresh (with the other devices' load), and only the
+ * vectors whose mask differs are applied.  As cpuhotplug.c does for the
+ * interrupt core, nothing a CPU does not affect is touched.
+ *
+ * The library takes no CPU hotplug lock: a CPU going offline is marked
+ * leaving, under irq_spread_dev_lock and before its vectors move, and no
+ * spread uses a leaving CPU, so a spread racing with the hotplug
+ * callbacks is either moved by them or sees the CPU gone.
+ */
+#define pr_fmt(fmt) "irq_spread: " fmt
+
+#include <linux/bitmap.h>
+#include <linux/cpuhotplug.h>
+#include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/export.h>
+#include <linux/init.h>
+#include <linux/list.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/overflow.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include <kunit/visibility.h>
+
+#include "irq_spread_internal.h"
+
+/* Protects irq_spread_devs and the state of every device. */
+/*
+ * Spread vector @k of @sd, left without a CPU: the slot its policy gives
+ * among the CPUs not leaving, with every other vector counted; a
+ * numa-core vector alone on its core gets the whole core.
+ */
+static int irq_spread_dev_repair_slot(struct irq_spread_dev *sd, unsigned int k)
+{
+	struct irq_spread_topology *topo = sd->topo;
+	unsigned long *mask = irq_spread_dev_mask(sd, sd->spare, k);
+	unsigned int n = topo->nr_cpus, j, slot;
+	const unsigned long *sibs;
+	int ret;
+
+	ret = irq_spread_topo_spread(topo, sd->node, 1, sd->policy, NULL, mask,
+				     sd->stride, IRQ_SPREAD_SLOT_ONLY);
+	if (ret || sd->policy != IRQ_SPREAD_NUMA_CORE)
+		return ret;
+
+	slot = find_first_bit(mask, n);
+	sibs = topo->ops->sibling_cpus(topo, slot);
+	for (j = 0; j < sd->nr_active; j++) {
+		if (j != k && bitmap_intersects(irq_spread_dev_mask(sd, sd->spare, j),
+						sibs, n))
+			return 0;
+	}
+	irq_spread_topo_release(topo, 1, mask, sd->stride);
+	irq_spread_topo_eligible(topo, sd->want);
+	bitmap_and(mask, sibs, sd->want, n);
+	__set_bit(slot, mask);
+	irq_spread_topo_hold(topo, 1, mask, sd->stride);
+	return 0;
+}
+
+/*
+ * Whether mask @i of the fresh placement @fresh is one no other vector
+ * has: not among the vectors of @sd->spare that keep a CPU (each of which
+ * takes one equal mask of @fresh, marked in @used), and on no CPU of
+ * theirs.
+ */
+static bool irq_spread_dev_fresh_free(const struct irq_spread_dev *sd,
+				      const unsigned long *fresh,
+				      const unsigned long *empty,
+				      unsigned long *used, unsigned int i)
+{
+	const unsigned long *m = fresh + i * sd->stride;
+	unsigned int n = sd->topo->nr_cpus, j;
+
+	if (test_bit(i, used))
+		return false;
+	for (j = 0; j < sd->nr_active; j++) {
+		if (!test_bit(j, empty) &&
+		    bitmap_intersects(irq_spread_dev_mask(sd, sd->spare, j), m, n))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The vectors in @empty lost their last CPU.  A fresh placement without
+ * the leaving CPUs says where the device's vectors belong now: each
+ * vector in @empty takes, nearest first, a mask of it that the vectors
+ * keeping a CPU do not have and do not touch; so the device's vectors
+ * still keep every rule of the policy (floor and ceiling per CPU, one per
+ * core before a sibling), and no other vector moves.  A vector for which
+ * there is none takes its best slot alone (irq_spread_dev_repair_slot()).
+ * The vectors keeping a CPU are counted in the load; those in @empty are
+ * not, and are when this returns (but one that could not be placed).
+ */
+static void irq_spread_dev_repair(struct irq_spread_dev *sd,
+				  unsigned long *empty)
+{
+	struct irq_spread_topology *topo = sd->topo;
+	unsigned int n = topo->nr_cpus, nr = sd->nr_active, i, j, k;
+	unsigned long *fresh, *used;
+	int ret;
+
+	fresh = kvcalloc(array_size(nr, sd->stride), sizeof(long), GFP_KERNEL);
+	used = bitmap_zalloc(nr, GFP_KERNEL);
+	if (!fresh || !used)
+		goto slots;
+	/* The fresh placement, with none of the device's own load. */
+	irq_spread_topo_release(topo, nr, sd->spare, sd->stride);
+	ret = irq_spread_topo_cpus(topo, sd->node, nr, sd->policy, NULL, fresh,
+				   sd->stride);
+	if (ret)
+		goto hold;
+	irq_spread_topo_release(topo, nr, fresh, sd->stride);
+
+	/* Each vector keeping a CPU has its equal, if any, in @fresh. */
+	for (j = 0; j < nr; j++) {
+		if (test_bit(j, empty))
+			continue;
+		for (i = 0; i < nr; i++) {
+			if (!test_bit(i, used) &&
+			    bitmap_equal(fresh + i * sd->stride,
+					 irq_spread_dev_mask(sd, sd->spare, j), n)) {
+				__set_bit(i, used);
+				break;
+			}
+		}
+	}
+	i = 0;
+	for_each_set_bit(k, empty, nr) {
+		while (i < nr &&
+		       !irq_spread_dev_fresh_free(sd, fresh, empty, used, i))
+			i++;
+		if (i == nr)
+			break;
+		bitmap_copy(irq_spread_dev_mask(sd, sd->spare, k),
+			    fresh + i * sd->stride, sd->stride * BITS_PER_LONG);
+		__set_bit(i, used);
+		__clear_bit(k, empty);
+	}
+hold:
+	/* The vectors keeping a CPU, and those just placed, count again. */
+	for (j = 0; j < nr; j++) {
+		if (!test_bit(j, empty))
+			irq_spread_topo_hold(topo, 1, irq_spread_dev_mask(sd, sd->spare, j),
+					     sd->stride);
+	}
+slots:
+	for_each_set_bit(k, empty, nr) {
+		ret = irq_spread_dev_repair_slot(sd, k);
+		if (ret)
+			dev_warn(sd->dev, "irq_spread: vector %u not placed: %d\n",
+				 sd->pre + k, ret);
+	}
+	bitmap_free(used);
+	kvfree(fresh);
+}
+
+/* @cpu is leaving: move the vectors of @sd whose mask holds it, only. */
+static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
+				       unsigned int cpu)
+{
+	size_t longs = array_size(sd->nr_active, sd->stride);
+	unsigned int n = sd->topo->nr_cpus, k;
+	unsigned long *mask, *empty;
+	bool moved = false;
+
+	lockdep_assert_held(&irq_spread_dev_lock);
+	empty = bitmap_zalloc(sd->nr_active, GFP_KERNEL);
+	if (!empty) {
+		dev_warn(sd->dev, "irq_spread: vectors left on CPU %u\n", cpu);
+		return;
+	}
+	memcpy(sd->spare, sd->placed, longs * sizeof(long));
+	for (k = 0; k < sd->nr_active; k++) {
+		mask = irq_spread_dev_mask(sd, sd->spare, k);
+		if (!test_bit(cpu, mask))
+			continue;
+		/* A vector with other CPUs keeps them. */
+		irq_spread_topo_release(sd->topo, 1, mask, sd->stride);
+		__clear_bit(cpu, mask);
+		if (bitmap_empty(mask, n))
+			__set_bit(k, empty);
+		else
+			irq_spread_topo_hold(sd->topo, 1, mask, sd->stride);
+		moved = true;
+	}
+	if (!bitmap_empty(empty, sd->nr_active))
+		irq_spread_dev_repair(sd, empty);
+	bitmap_free(empty);
+	/* Reserved vectors on every CPU lose this one too. */
+	for (k = 0; !moved && k < sd->pre + sd->post; k++)
+		moved = sd->reserved[k] == IRQ_SPREAD_ALL_CPUS;
+	if (!moved)
+		return;
+	irq_spread_dev_commit(sd, sd->spare, sd->nr_active, false, false);
+	swap(sd->placed, sd->spare);
+	irq_spread_dev_committed(sd);
+}
+
+/**
+ * irq_spread_devs_cpu_offline - a CPU of a topology is going offline
+ * @topo: the machine
+ * @cpu: the CPU, still online
+ *
+ * Marks @cpu leaving, so that no spread uses it any more, and moves off it
+ * the vectors of every device whose mask holds it, except those the
+ * administrator set (the interrupt core moves them if it must).  Nothing
+ * else moves.
+ *
+ * Context: process context, may sleep; from a CPU hotplug callback, with
+ * the CPU hotplug lock held.
+ */
+void irq_spread_devs_cpu_offline(struct irq_spread_topology *topo,
+				 unsigned int cpu)
+{
+	struct irq_spread_dev *sd;
+
+	mutex_lock(&irq_spread_dev_lock);
+	if (topo->leaving)
+		set_bit(cpu, topo->leaving);
+	list_for_each_entry(sd, &irq_spread_devs, list) {
+		if (sd->topo == topo)
+			irq_spread_dev_cpu_offline(sd, cpu);
+	}
+	mutex_unlock(&irq_spread_dev_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_cpu_offline);
+
+/**
+ * irq_spread_devs_cpu_online - a CPU of a topology came online
+ * @topo: the machine
+ * @cpu: the CPU, online; or one that went offline, to undo its marking
+ *	when taking it offline failed
+ *
+ * Places every device afresh, in registration order, each with the other
+ * devices' load, and applies only the vectors whose mask changed: after a
+ * CPU went offline and came back, that is what moved when it went.
+ * Failures are logged: a device that cannot be placed keeps its placement.
+ *
+ * Context: process context, may sleep; from a CPU hotplug callback, with
+ * the CPU hotplug lock held.
+ */
+void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
+				unsigned int cpu)
+{
+	struct irq_spread_dev *sd;
+	int ret;
+
+	mutex_lock(&irq_spread_dev_lock);
+	if (topo->leaving)
+		clear_bit(cpu, topo->leaving);
+	list_for_each_entry(sd, &irq_spread_devs, list) {
+		if (sd->topo != topo)
+			continue;
+		ret = irq_spread_dev_respread(sd, sd->nr_active, sd->policy,
+					      false, false);
+		if (ret)
+			dev_warn(sd->dev, "irq_spread: vectors not placed again: %d\n",
+				 ret);
+	}
+	mutex_unlock(&irq_spread_dev_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_cpu_online);
+
+static int irq_spread_cpu_online(unsigned int cpu)
+{
+	irq_spread_devs_cpu_online(&irq_spread_system, cpu);
+	return 0;
+}
+
+/*
+ * The CPU is still online, and its interrupts move off it later: move the
+ * vectors first, so that the interrupt core need not break their affinity.
+ */
+static int irq_spread_cpu_offline(unsigned int cpu)
+{
+	irq_spread_devs_cpu_offline(&irq_spread_system, cpu);
+	return 0;
+}
+
+static int __init irq_spread_dev_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
+					"lib/irq_spread:online",
+					irq_spread_cpu_online,
+					irq_spread_cpu_offline);
+	if (ret < 0)
+		pr_err("no CPU hotplug state, vectors will not follow CPUs: %d\n",
+		       ret);
+	return 0;
+}
+core_initcall(irq_spread_dev_init);

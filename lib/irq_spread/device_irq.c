@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irq_spread devices and their interrupts: what the library applies to a
+ * registered device's interrupts, how it tells the administrator's masks
+ * from its own, and how it tells the driver.
+ *
+ * Application.  The spread vectors in use are placed by the engine;
+ * reserved vectors follow the spread vector the driver named, or take
+ * every eligible CPU, and are never counted in the load.  Each attached
+ * vector's interrupt is given its mask as affinity and hint; whatever is
+ * applied, only the vectors whose mask changed are touched.  A commit
+ * with undo (a policy write, irq_spread_dev_set_vectors(),
+ * irq_spread_dev_resize()) is all or nothing: if the interrupt core
+ * refuses one vector, the ones already moved are moved back.
+ *
+ * The administrator.  Each attached interrupt has the library's affinity
+ * notifier.  The interrupt core calls it, from a work item, after every
+ * irq_set_affinity() of the interrupt: the library's own, and a write to
+ * /proc/irq/N/smp_affinity.  A mask that is not the one the library set
+ * last (nor, after a failed apply, the one the interrupt kept) is the
+ * administrator's: the vector is marked, and no re-spread applies anything
+ * to it until a policy is written.  The interrupt core's own moves (CPU
+ * hotplug migrating an interrupt off a dying CPU, startup) do not notify,
+ * and a vector not in use cannot be marked.  A re-spread still places the
+ * marked vectors, so that a vector's CPUs do not depend on which others
+ * the administrator moved.  The notifier also keeps the driver's aRFS
+ * reverse map in step, as there is only one notifier per interrupt.
+ *
+ * The driver's callback.  Every change of a vector's mask after
+ * registration is told to the driver's &irq_spread_dev_ops.changed, from
+ * a work item with no lock held, so that it may take the locks XPS needs
+ * (netif_set_xps_queue() takes the CPU hotplug lock, which a CPU hotplug
+ * callback holds).
+ *
+ * The interrupt core is reached through KUnit static stubs, so that KUnit
+ * can test all of it without interrupts and play the administrator.
+ */
+#define pr_fmt(fmt) "irq_spread: " fmt
+
+#include <linux/bitmap.h>
+#include <linux/cpu_rmap.h>
+#include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/export.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/irqdesc.h>
+#include <linux/irq_spread.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
+
+#include "irq_spread_internal.h"
+
+/* Protects irq_spread_devs and the state of every device. */
+/**
+ * irq_spread_irq_apply - set an interrupt's affinity and affinity hint
+ * @irq: the interrupt
+ * @mask: both; stays valid and unchanged until the next apply or hint
+ *
+ * Return: 0 or the interrupt core's error.  Without SMP there is nothing
+ * to place, and nothing fails.
+ */
+int irq_spread_irq_apply(unsigned int irq, const struct cpumask *mask)
+{
+	KUNIT_STATIC_STUB_REDIRECT(irq_spread_irq_apply, irq, mask);
+	if (!IS_ENABLED(CONFIG_SMP))
+		return 0;
+	return irq_set_affinity_and_hint(irq, mask);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_apply);
+
+/**
+ * irq_spread_irq_affinity - set an interrupt's affinity, not its hint
+ * @irq: the interrupt
+ * @mask: the affinity
+ *
+ * Return: 0 or the interrupt core's error.
+ */
+int irq_spread_irq_affinity(unsigned int irq, const struct cpumask *mask)
+{
+	KUNIT_STATIC_STUB_REDIRECT(irq_spread_irq_affinity, irq, mask);
+	if (!IS_ENABLED(CONFIG_SMP))
+		return 0;
+	return irq_set_affinity(irq, mask);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_affinity);
+
+/**
+ * irq_spread_irq_hint - set or remove an interrupt's affinity hint
+ * @irq: the interrupt
+ * @hint: the hint, valid until the next one; %NULL to remove it
+ */
+void irq_spread_irq_hint(unsigned int irq, const struct cpumask *hint)
+{
+	KUNIT_STATIC_STUB_REDIRECT(irq_spread_irq_hint, irq, hint);
+	if (IS_ENABLED(CONFIG_SMP))
+		irq_update_affinity_hint(irq, hint);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_hint);
+
+/**
+ * irq_spread_irq_get - read an interrupt's affinity
+ * @irq: the interrupt
+ * @dst: where to write it
+ *
+ * While a move is pending (an interrupt that moves when it next fires),
+ * the affinity is the old one.
+ *
+ * Return: false, leaving @dst alone, if @irq has no descriptor.
+ */
+bool irq_spread_irq_get(unsigned int irq, struct cpumask *dst)
+{
+	struct irq_data *data;
+
+	KUNIT_STATIC_STUB_REDIRECT(irq_spread_irq_get, irq, dst);
+	data = irq_get_irq_data(irq);
+	if (!data)
+		return false;
+	cpumask_copy(dst, irq_data_get_affinity_mask(data));
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_get);
+
+/**
+ * irq_spread_irq_notifier - install or remove an interrupt's notifier
+ * @irq: the interrupt
+ * @notify: the library's notifier, or %NULL to remove it
+ *
+ * An interrupt has one affinity notifier; the library refuses to replace
+ * another's (irq_cpu_rmap_add()'s, for one), which would silently stop it.
+ *
+ * Context: process context, irq_spread_dev_lock not held: removal waits
+ * for a notification in progress, which takes it.
+ * Return: 0; -EBUSY if @irq has another notifier; -EINVAL if it has no
+ * descriptor.
+ */
+int irq_spread_irq_notifier(unsigned int irq,
+			    struct irq_affinity_notify *notify)
+{
+	KUNIT_STATIC_STUB_REDIRECT(irq_spread_irq_notifier, irq, notify);
+#ifdef CONFIG_SMP
+	if (notify) {
+		struct irq_desc *desc = irq_to_desc(irq);
+
+		if (!desc)
+			return -EINVAL;
+		if (READ_ONCE(desc->affinity_notify)) {
+			pr_warn("IRQ %u has an affinity notifier already (irq_cpu_rmap_add()?): give the rmap to irq_spread instead\n",
+				irq);
+			return -EBUSY;
+		}
+	}
+#endif
+	return irq_set_affinity_notifier(irq, notify);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_notifier);
+
+/*
+ * Vector @v's mask under the placement @masks of @nr_active vectors, into
+ * @dst: a spread vector's own, a reserved vector's from the spread vector
+ * it follows (modulo the ones in use) or @sd->eligible.  Return false for
+ * a spread vector not in use, which has none.
+ */
+bool irq_spread_dev_want(const struct irq_spread_dev *sd,
+			 const unsigned long *masks,
+			 unsigned int nr_active, unsigned int v,
+			 unsigned long *dst)
+{
+	unsigned int bits = sd->stride * BITS_PER_LONG, k;
+	int with;
+
+	if (irq_spread_dev_spread_index(sd, v, &k)) {
+		if (k >= nr_active)
+			return false;
+	} else {
+		with = irq_spread_dev_reserved(sd, v);
+		if (with == IRQ_SPREAD_ALL_CPUS) {
+			bitmap_copy(dst, sd->eligible, bits);
+			return true;
+		}
+		k = with % nr_active;
+	}
+	bitmap_copy(dst, masks + k * sd->stride, bits);
+	return true;
+}
+
+/* Vector @v's CPUs, as the driver sees them, into @dst; false if none. */
+bool irq_spread_dev_current(const struct irq_spread_dev *sd,
+			    unsigned int v, unsigned long *dst)
+{
+	const struct irq_spread_vec *vec = sd->vec[v];
+
+	lockdep_assert_held(&irq_spread_dev_lock);
+	if (vec->has_now)
+		bitmap_copy(dst, vec->now, sd->stride * BITS_PER_LONG);
+	return vec->has_now;
+}
+
+/*
+ * Vector @v's CPUs under the placement @masks of @nr_active spread
+ * vectors, into @vec->now: the administrator's if the vector is in use and
+ * the administrator's, else those of the placement.
+ */
+void irq_spread_vec_refresh(struct irq_spread_dev *sd, unsigned int v,
+			    const unsigned long *masks,
+			    unsigned int nr_active)
+{
+	struct irq_spread_vec *vec = sd->vec[v];
+
+	vec->has_now = irq_spread_dev_want(sd, masks, nr_active, v, vec->now);
+	if (vec->has_now && vec->admin)
+		bitmap_copy(vec->now, vec->admin_mask,
+			    sd->stride * BITS_PER_LONG);
+}
+
+/* Point the device's aRFS reverse map's object of vector @vec at @mask. */
+void irq_spread_vec_rmap(const struct irq_spread_dev *sd,
+			 const struct irq_spread_vec *vec,
+			 const unsigned long *mask)
+{
+#ifdef CONFIG_CPU_RMAP
+	int err;
+
+	if (!sd->rmap || vec->rmap_index < 0)
+		return;
+	err = cpu_rmap_update(sd->rmap, vec->rmap_index, to_cpumask(mask));
+	if (err)
+		dev_warn(sd->dev, "irq_spread: aRFS map of vector %u not updated: %d\n",
+			 vec->index, err);
+#endif
+}
+
+/* Tell the driver, later and without locks, of the vectors in @changed. */
+void irq_spread_dev_report(struct irq_spread_dev *sd,
+			   const unsigned long *changed)
+{
+	unsigned int nvec = irq_spread_dev_nvec(sd);
+
+	lockdep_assert_held(&irq_spread_dev_lock);
+	if (!sd->ops || !sd->ops->changed || sd->dead ||
+	    bitmap_empty(changed, nvec))
+		return;
+	bitmap_or(sd->pending, sd->pending, changed, nvec);
+	schedule_work(&sd->work);
+}
+
+void irq_spread_dev_work(struct work_struct *work)
+{
+	struct irq_spread_dev *sd = container_of(work, struct irq_spread_dev,
+						 work);
+	unsigned int v;
+	bool have;
+
+	for (;;) {
+		mutex_lock(&irq_spread_dev_lock);
+		v = find_first_bit(sd->pending, irq_spread_dev_nvec(sd));
+		if (sd->dead || v >= irq_spread_dev_nvec(sd)) {
+			mutex_unlock(&irq_spread_dev_lock);
+			return;
+		}
+		__clear_bit(v, sd->pending);
+		have = irq_spread_dev_current(sd, v, sd->report);
+		mutex_unlock(&irq_spread_dev_lock);
+		if (have)
+			sd->ops->changed(sd->priv, v, to_cpumask(sd->report));
+	}
+}
+
+/**
+ * irq_spread_dev_flush - wait until the driver is told of every change
+ * @sd: the device
+ *
+ * For KUnit, which checks the calls of &irq_spread_dev_ops.changed.
+ *
+ * Context: process context, irq_spread_dev_lock not held.
+ */
+void irq_spread_dev_flush(struct irq_spread_dev *sd)
+{
+	flush_work(&sd->work);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_flush);
+
+/*
+ * The interrupt core's notification that @notify's interrupt has @mask: the
+ * library's own apply, or the administrator's write.
+ */
+void irq_spread_vec_notify(struct irq_affinity_notify *notify,
+			   const cpumask_t *mask)
+{
+	struct irq_spread_vec *vec = container_of(notify, struct irq_spread_vec,
+						  notify);
+	struct irq_spread_dev *sd = vec->sd;
+	const unsigned long *bits = cpumask_bits(mask);
+	unsigned int n = sd->topo->nr_cpus, k;
+
+	mutex_lock(&irq_spread_dev_lock);
+	if (sd->dead || !vec->irq || bitmap_equal(bits, vec->seen, n))
+		goto unlock;
+	/* Only a vector in use can be the administrator's. */
+	if (irq_spread_dev_spread_index(sd, vec->index, &k) &&
+	    k >= sd->nr_active)
+		goto unlock;
+
+	vec->admin = true;
+	bitmap_zero(vec->admin_mask, sd->stride * BITS_PER_LONG);
+	bitmap_copy(vec->admin_mask, bits, n);
+	bitmap_copy(vec->seen, vec->admin_mask, sd->stride * BITS_PER_LONG);
+	bitmap_copy(vec->now, vec->admin_mask, sd->stride * BITS_PER_LONG);
+	vec->has_now = true;
+	irq_spread_vec_rmap(sd, vec, vec->admin_mask);
+	bitmap_zero(sd->changed, irq_spread_dev_nvec(sd));
+	__set_bit(vec->index, sd->changed);
+	irq_spread_dev_report(sd, sd->changed);
+unlock:
+	mutex_unlock(&irq_spread_dev_lock);
+}
+
+/* The notifier's memory is the vector's, freed after its removal. */
+void irq_spread_vec_notify_release(struct kref *ref)
+{
+}
+
+/* What the interrupt has now, after an apply it refused. */
+void irq_spread_vec_reseen(struct irq_spread_dev *sd,
+			   struct irq_spread_vec *vec)
+{
+	if (!irq_spread_irq_get(vec->irq, to_cpumask(vec->seen)))
+		bitmap_copy(vec->seen, vec->hint[vec->cur],
+			    sd->stride * BITS_PER_LONG);
+}
+
+/*
+ * Apply @mask to vector @vec's interrupt, through the hint buffer not in
+ * use, which becomes the one in use.  On failure the interrupt keeps its
+ * affinity and hint; what the library knows it to have is read again.
+ */
+int irq_spread_vec_apply(struct irq_spread_dev *sd,
+			 struct irq_spread_vec *vec,
+			 const unsigned long *mask)
+{
+	unsigned int bits = sd->stride * BITS_PER_LONG;
+	unsigned long *next = vec->hint[!vec->cur];
+	int ret;
+
+	bitmap_copy(next, mask, bits);
+	ret = irq_spread_irq_apply(vec->irq, to_cpumask(next));
+	if (ret) {
+		/* The refused mask is the hint now: put the old one back. */
+		irq_spread_irq_hint(vec->irq, vec->hinted ?
+				    to_cpumask(vec->hint[vec->cur]) : NULL);
+		irq_spread_vec_reseen(sd, vec);
+		dev_warn_ratelimited(sd->dev,
+				     "irq_spread: affinity of IRQ %u not set: %d\n",
+				     vec->irq, ret);
+		return ret;
+	}
+	vec->cur = !vec->cur;
+	vec->hinted = true;
+	bitmap_copy(vec->seen, next, bits);
+	return 0;
+}
+
+/* A vector's state before a commit, to undo what the commit did to it. */
+struct irq_spread_vec_undo {
+	bool admin;
+	bool hinted;
+	bool touched;
+};
+
+/*
+ * Undo what a commit did to vector @vec's interrupt: its hint and affinity
+ * back to what they were (the administrator's affinity for a vector the
+ * commit handed back).
+ */
+static void irq_spread_vec_undo(struct irq_spread_dev *sd,
+				struct irq_spread_vec *vec,
+				const struct irq_spread_vec_undo *old)
+{
+	unsigned int bits = sd->stride * BITS_PER_LONG;
+	int ret = 0;
+
+	if (!old->hinted) {
+		/* The commit gave it its first hint. */
+		irq_spread_irq_hint(vec->irq, NULL);
+		vec->hinted = false;
+	} else if (vec->hinted) {
+		ret = irq_spread_irq_apply(vec->irq,
+					   to_cpumask(vec->hint[!vec->cur]));
+		if (!ret)
+			vec->cur = !vec->cur;
+	} else {
+		/* The commit took the hint of a vector no longer in use. */
+		irq_spread_irq_hint(vec->irq, to_cpumask(vec->hint[vec->cur]));
+		vec->hinted = true;
+	}
+	if (!ret)
+		bitmap_copy(vec->seen, vec->hint[vec->cur], bits);
+	if (!ret && old->admin) {
+		ret = irq_spread_irq_affinity(vec->irq,
+					      to_cpumask(vec->admin_mask));
+		bitmap_copy(vec->seen, vec->admin_mask, bits);
+	}
+	if (ret) {
+		irq_spread_vec_reseen(sd, vec);
+		dev_warn(sd->dev, "irq_spread: IRQ %u not moved back: %d\n",
+			 vec->irq, ret);
+	}
+}
+
+/*
+ * Make vector @v's interrupt follow its mask under the placement @masks of
+ * @nr_active spread vectors (in @sd->want): apply it if the interrupt has
+ * anything else (with @all, in any case), unless the administrator's;
+ * take the hint of a vector not in use away.  Record in @old what was
+ * touched.
+ */
+static int irq_spread_dev_commit_one(struct irq_spread_dev *sd, unsigned int v,
+				     const unsigned long *masks,
+				     unsigned int nr_active, bool all,
+				     struct irq_spread_vec_undo *old)
+{
+	struct irq_spread_vec *vec = sd->vec[v];
+	unsigned int n = sd->topo->nr_cpus;
+	int ret;
+
+	if (!vec->irq)
+		return 0;
+	if (!irq_spread_dev_want(sd, masks, nr_active, v, sd->want)) {
+		if (vec->hinted) {
+			irq_spread_irq_hint(vec->irq, NULL);
+			old->touched = true;
+		}
+		vec->hinted = false;
+		return 0;
+	}
+	if (vec->admin)
+		return 0;
+	if (!all && vec->hinted && !old->admin &&
+	    bitmap_equal(vec->hint[vec->cur], sd->want, n) &&
+	    bitmap_equal(vec->seen, sd->want, n))
+		return 0;
+	ret = irq_spread_vec_apply(sd, vec, sd->want);
+	if (!ret)
+		old->touched = true;
+	return ret;
+}
+
+/*
+ * Make the attached vectors follow the placement @masks of @nr_active
+ * spread vectors, which is about to replace @sd->placed, and give every
+ * vector its new CPUs (&irq_spread_vec.now).  The administrator's vectors
+ * are left alone, unless @reset hands them back and applies every vector
+ * in use, changed or not.  Note in @sd->changed the vectors whose CPUs
+ * change for the driver.
+ *
+ * With @undo, on the first refusal, undo everything and return the error:
+ * nothing changed.  Without, go on with the others and return the first
+ * error.
+ */
+int irq_spread_dev_commit(struct irq_spread_dev *sd,
+			  const unsigned long *masks,
+			  unsigned int nr_active, bool reset, bool undo)
+{
+	unsigned int nvec = irq_spread_dev_nvec(sd), n = sd->topo->nr_cpus;
+	struct irq_spread_vec_undo *old;
+	struct irq_spread_vec *vec;
+	unsigned int v, u;
+	bool want;
+	int ret = 0, err;
+
+	lockdep_assert_held(&irq_spread_dev_lock);
+	old = kcalloc(nvec, sizeof(*old), GFP_KERNEL);
+	if (!old)
+		return -ENOMEM;
+	irq_spread_topo_eligible(sd->topo, sd->eligible);
+	bitmap_zero(sd->changed, nvec);
+
+	for (v = 0; v < nvec; v++) {
+		vec = sd->vec[v];
+		old[v].admin = vec->admin;
+		old[v].hinted = vec->hinted;
+		if (reset)
+			vec->admin = false;
+		want = irq_spread_dev_want(sd, masks, nr_active, v, sd->want);
+		if (want && vec->admin)
+			bitmap_copy(sd->want, vec->admin_mask, n);
+		if (want != vec->has_now ||
+		    (want && !bitmap_equal(sd->want, vec->now, n)))
+			__set_bit(v, sd->changed);
+
+		err = irq_spread_dev_commit_one(sd, v, masks, nr_active, reset,
+						&old[v]);
+		if (!err)
+			continue;
+		if (!ret)
+			ret = err;
+		if (!undo)
+			continue;
+		/* This one changed nothing; the ones before it go back. */
+		for (u = v + 1; u-- > 0;) {
+			if (old[u].touched)
+				irq_spread_vec_undo(sd, sd->vec[u], &old[u]);
+			sd->vec[u]->admin = old[u].admin;
+		}
+		bitmap_zero(sd->changed, nvec);
+		goto out;
+	}
+	for (v = 0; v < nvec; v++)
+		irq_spread_vec_refresh(sd, v, masks, nr_active);
+out:
+	kfree(old);
+	return ret;
+}
+
+/* After a commit: the aRFS map and the driver follow the changed vectors. */
+void irq_spread_dev_committed(struct irq_spread_dev *sd)
+{
+	struct irq_spread_vec *vec;
+	unsigned int v;
+
+	lockdep_assert_held(&irq_spread_dev_lock);
+	for_each_set_bit(v, sd->changed, irq_spread_dev_nvec(sd)) {
+		vec = sd->vec[v];
+		if (vec->has_now)
+			irq_spread_vec_rmap(sd, vec, vec->now);
+	}
+	irq_spread_dev_report(sd, sd->changed);
+}
+
+/*
+ * Place the first @nr_active spread vectors afresh under @policy, the
+ * device's own vectors out of the load, and apply the placement.  With
+ * @reset, the administrator's vectors are handed back.  With @undo, all or
+ * nothing: on error the placement, the load and the interrupts are as they
+ * were.
+ */
+int irq_spread_dev_respread(struct irq_spread_dev *sd,
+			    unsigned int nr_active,
+			    enum irq_spread_policy policy, bool reset,
+			    bool undo)
+{
+	struct irq_spread_topology *topo = sd->topo;
+	int ret;
+
+	lockdep_assert_held(&irq_spread_dev_lock);
+	irq_spread_topo_release(topo, sd->nr_active, sd->placed, sd->stride);
+	ret = irq_spread_topo_cpus(topo, sd->node, nr_active, policy, NULL,
+				   sd->spare, sd->stride);
+	if (ret)
+		goto hold;
+	ret = irq_spread_dev_commit(sd, sd->spare, nr_active, reset, undo);
+	if (ret && undo) {
+		irq_spread_topo_release(topo, nr_active, sd->spare, sd->stride);
+		goto hold;
+	}
+	swap(sd->placed, sd->spare);
+	sd->nr_active = nr_active;
+	sd->policy = policy;
+	irq_spread_dev_committed(sd);
+	return ret;
+
+hold:
+	irq_spread_topo_hold(topo, sd->nr_active, sd->placed, sd->stride);
+	return ret;
+}

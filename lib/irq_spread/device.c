@@ -12,7 +12,9 @@
  * Locking, outermost first:
  *
  *  - the CPU hotplug lock, held for writing by the CPU hotplug callbacks
- *    (the library never takes it, so any call may be made with it held);
+ *    (the library never takes it, so any call may be made with it held,
+ *    but irq_spread_dev_unregister(), which waits for the driver's
+ *    callback, which may take it);
  *  - irq_spread_dev_lock, a mutex: the list of devices and the state of
  *    every device;
  *  - the topology lock (inside the engine), then the interrupt descriptor
@@ -408,7 +410,8 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_topo_register);
  * else @info->policy; all its spread vectors are in use.
  *
  * Context: process context, may sleep.  May be called with the CPU hotplug
- * lock held (cpus_read_lock()), as every call of the device API may.
+ * lock held (cpus_read_lock(), or from a CPU hotplug callback), as every
+ * call of the device API but irq_spread_dev_unregister() may.
  * Return: the registered device, or an ERR_PTR(): -EINVAL if @info is
  * %NULL, has no device, no spread vector, more than
  * %IRQ_SPREAD_MAX_VECTORS vectors, a bad node, policy or reserved entry, or
@@ -436,7 +439,8 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_register);
  * cancels those not started.
  *
  * Context: process context, may sleep; not from
- * &irq_spread_dev_ops.changed, and not holding a lock that callback takes.
+ * &irq_spread_dev_ops.changed, and not holding a lock that callback takes:
+ * not the CPU hotplug lock if it calls netif_set_xps_queue().
  */
 void irq_spread_dev_unregister(struct irq_spread_dev *sd)
 {

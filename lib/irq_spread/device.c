@@ -809,8 +809,13 @@ int irq_spread_dev_resize(struct irq_spread_dev *sd, unsigned int nr_vectors)
 	}
 	sd->placed = a.placed;
 	sd->nr_active = nr_vectors;
-	bitmap_copy(sd->pending, old.pending,
-		    min(irq_spread_dev_nvec(sd), sd->pre + nr_old + sd->post));
+	/* Changes not told yet stay so, under the vectors' new numbers. */
+	for_each_set_bit(v, old.pending, sd->pre + nr_old + sd->post) {
+		if (v >= sd->pre + nr_old)
+			__set_bit(v - nr_old + nr_vectors, sd->pending);
+		else if (v < sd->pre + nr_vectors)
+			__set_bit(v, sd->pending);
+	}
 	if (nr_vectors < nr_old) {
 		for (v = sd->pre + nr_vectors; v < sd->pre + nr_old; v++) {
 			irq_spread_vec_rmap_del(sd, old.vec[v]);

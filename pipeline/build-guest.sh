@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-guest.sh config|build O_DIR
+# build-guest.sh config|config-nosmp|build O_DIR
 #
 # config: make O_DIR/.config from x86_64 allnoconfig + the merged fragment
 #         (below), when it changed since the last time (or there is none),
 #         and check that every symbol it sets stuck.
+# config-nosmp: the same with CONFIG_SMP=n, for the uniprocessor W=1 gate;
+#         what needs SMP drops there, so nothing is checked.
 # build:  config, then build bzImage and modules.
 #
 # The merged fragment is the upstream config fragment (`config`) of every
@@ -35,14 +37,14 @@ suite_configs()
 	done
 }
 
-# Print the merged fragment: the suites' fragments, then
-# pipeline/guest.config, each setting of a symbol replacing those before
-# it.  "# CONFIG_X is not set" reads as CONFIG_X=n.  Each
+# Print the merged fragment: the suites' fragments, pipeline/guest.config,
+# then the lines given as arguments, each setting of a symbol replacing
+# those before it.  "# CONFIG_X is not set" reads as CONFIG_X=n.  Each
 # symbol comes under a "# from FILE" line naming where its value came from.
 merged_fragment()
 {
 	# shellcheck disable=SC2046
-	awk -v src="$SRC/" -v repo="$REPO_DIR/" '
+	awk -v src="$SRC/" -v repo="$REPO_DIR/" -v extra="$*" -v mode="$mode" '
 	function set(line, from,   sym) {
 		sym = line
 		sub(/=.*/, "", sym)
@@ -65,6 +67,9 @@ merged_fragment()
 	/^CONFIG_[A-Za-z0-9_]+=/ { set($0, name) }
 	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { set($2 "=n", name) }
 	END {
+		m = split(extra, e, " ")
+		for (i = 1; i <= m; i++)
+			set(e[i], "build-guest.sh " mode)
 		for (f = 0; f < nf; f++) {
 			print "# from " files[f]
 			for (i = 0; i < n; i++)
@@ -99,12 +104,13 @@ verify_config()
 	[ $bad -eq 0 ] || die "guest kernel config: symbols above did not stick (unmet dependencies?)"
 }
 
+# $@: lines to set last (config-nosmp).
 make_config()
 {
 	local stamp=$out/.irq_spread-config
 
 	mkdir -p "$out"
-	merged_fragment > "$merged"
+	merged_fragment "$@" > "$merged"
 	if [ ! -f "$out/.config" ] || ! cmp -s "$merged" "$stamp"; then
 		echo "guest config: allnoconfig + $(grep -c '^CONFIG_' "$merged") symbols of $(grep '^# from ' "$merged" | cut -c8- | paste -sd' ')"
 		KCONFIG_ALLCONFIG=$merged make -C "$SRC" O="$out" -s allnoconfig
@@ -117,6 +123,9 @@ case $mode in
 config)
 	make_config
 	verify_config
+	;;
+config-nosmp)
+	make_config CONFIG_SMP=n
 	;;
 build)
 	make_config
@@ -131,6 +140,6 @@ build)
 	echo "guest build: $(cd "$out" && ls -l arch/x86/boot/bzImage | awk '{print $5}') bytes bzImage, $(find "$out" -name '*.ko' | wc -l) modules"
 	;;
 *)
-	die "usage: build-guest.sh config|build O_DIR"
+	die "usage: build-guest.sh config|config-nosmp|build O_DIR"
 	;;
 esac

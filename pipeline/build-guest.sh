@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-guest.sh config|build O_DIR
+# build-guest.sh config|config-nosmp|build O_DIR
 #
-# config: make O_DIR/.config from x86_64 allnoconfig + pipeline/guest.config,
-#         when the fragment changed since the last time (or there is none),
-#         and check that every symbol the fragment sets stuck.
+# config: make O_DIR/.config from x86_64 allnoconfig + the merged fragment
+#         (below), when it changed since the last time (or there is none),
+#         and check that every symbol it sets stuck.
+# config-nosmp: the same with CONFIG_SMP=n, for the uniprocessor W=1 gate;
+#         what needs SMP drops there, so nothing is checked.
 # build:  config, then build bzImage and modules.
+#
+# The merged fragment is the upstream config fragment (`config`) of every
+# selftest suite the pipeline runs, the folders of the tests named in
+# pipeline/*.list, as netdev CI applies them; then pipeline/guest.config,
+# whose value wins where they disagree (upstream builds netdevsim as a
+# module, the guest has it built in).
 set -euo pipefail
 
 . "$(dirname "$0")/lib.sh"
@@ -14,17 +22,75 @@ set -euo pipefail
 mode=$1
 out=$2
 frag=$PIPELINE_DIR/guest.config
+merged=$out/.irq_spread-fragment
 
-# Each symbol set in the fragment, and in the config fragment of the
-# irq_spread selftests, must have its value in .config; a symbol
-# whose dependencies are not met silently drops, so name it.
+# The config fragments of the selftest suites the lists name.
+suite_configs()
+{
+	local t
+
+	sed -e 's/#.*//' "$PIPELINE_DIR"/*.list | while read -r t; do
+		[ -n "$t" ] && echo "${t%/*}"
+	done | sort -u | while read -r t; do
+		t=$SRC/tools/testing/selftests/$t/config
+		[ -f "$t" ] && echo "$t"
+	done
+}
+
+# Print the merged fragment: the suites' fragments, pipeline/guest.config,
+# then the lines given as arguments, each setting of a symbol replacing
+# those before it.  "# CONFIG_X is not set" reads as CONFIG_X=n.  Each
+# symbol comes under a "# from FILE" line naming where its value came from.
+merged_fragment()
+{
+	# shellcheck disable=SC2046
+	awk -v src="$SRC/" -v repo="$REPO_DIR/" -v extra="$*" -v mode="$mode" '
+	function set(line, from,   sym) {
+		sym = line
+		sub(/=.*/, "", sym)
+		if (!(sym in val))
+			order[n++] = sym
+		val[sym] = line
+		who[sym] = from
+		if (!(from in seen)) {
+			seen[from] = 1
+			files[nf++] = from
+		}
+	}
+	FNR == 1 {
+		name = FILENAME
+		if (index(name, src) == 1)
+			name = substr(name, length(src) + 1)
+		else if (index(name, repo) == 1)
+			name = substr(name, length(repo) + 1)
+	}
+	/^CONFIG_[A-Za-z0-9_]+=/ { set($0, name) }
+	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { set($2 "=n", name) }
+	END {
+		m = split(extra, e, " ")
+		for (i = 1; i <= m; i++)
+			set(e[i], "build-guest.sh " mode)
+		for (f = 0; f < nf; f++) {
+			print "# from " files[f]
+			for (i = 0; i < n; i++)
+				if (who[order[i]] == files[f])
+					print val[order[i]]
+		}
+	}' $(suite_configs) "$frag"
+}
+
+# Each symbol the merged fragment sets must have its value in .config; a
+# symbol whose dependencies are not met silently drops, so name it.
 verify_config()
 {
-	local line sym val bad=0 frags
+	local line sym val from bad=0
 
-	frags=$(cat "$frag" "$SRC"/tools/testing/selftests/irq_spread/config)
 	while read -r line; do
-		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+		case "$line" in
+		'# from '*) from=${line#\# from }; continue ;;
+		CONFIG_*=*) ;;
+		*) continue ;;
+		esac
 		sym=${line%%=*}
 		val=${line#*=}
 		if [ "$val" = n ]; then
@@ -32,32 +98,38 @@ verify_config()
 		else
 			grep -qx "$line" "$out/.config" && continue
 		fi
-		echo "error: $frag or a selftest config sets $line, but the guest .config has: $(grep -E "^(# )?$sym[= ]" "$out/.config" || echo nothing)" >&2
+		echo "error: $from sets $line, but the guest .config has: $(grep -E "^(# )?${sym}[= ]" "$out/.config" || echo nothing)" >&2
 		bad=1
-	done <<< "$frags"
+	done < "$merged"
 	[ $bad -eq 0 ] || die "guest kernel config: symbols above did not stick (unmet dependencies?)"
 }
 
+# $@: lines to set last (config-nosmp).
 make_config()
 {
 	local stamp=$out/.irq_spread-config
 
 	mkdir -p "$out"
-	if [ ! -f "$out/.config" ] || ! cmp -s "$frag" "$stamp"; then
-		echo "guest config: allnoconfig + $(basename "$frag")"
-		KCONFIG_ALLCONFIG=$frag make -C "$SRC" O="$out" -s allnoconfig
-		cp "$frag" "$stamp"
+	merged_fragment "$@" > "$merged"
+	if [ ! -f "$out/.config" ] || ! cmp -s "$merged" "$stamp"; then
+		echo "guest config: allnoconfig + $(grep -c '^CONFIG_' "$merged") symbols of $(grep '^# from ' "$merged" | cut -c8- | paste -sd' ')"
+		KCONFIG_ALLCONFIG=$merged make -C "$SRC" O="$out" -s allnoconfig
+		cp "$merged" "$stamp"
 	fi
 	make -C "$SRC" O="$out" -s olddefconfig
-	verify_config
 }
 
 case $mode in
 config)
 	make_config
+	verify_config
+	;;
+config-nosmp)
+	make_config CONFIG_SMP=n
 	;;
 build)
 	make_config
+	verify_config
 	log=$out/build.log
 	echo "guest build: make -j$JOBS (log: $log)"
 	if ! make -C "$SRC" O="$out" -j"$JOBS" > "$log" 2>&1; then
@@ -68,6 +140,6 @@ build)
 	echo "guest build: $(cd "$out" && ls -l arch/x86/boot/bzImage | awk '{print $5}') bytes bzImage, $(find "$out" -name '*.ko' | wc -l) modules"
 	;;
 *)
-	die "usage: build-guest.sh config|build O_DIR"
+	die "usage: build-guest.sh config|config-nosmp|build O_DIR"
 	;;
 esac

@@ -8,7 +8,8 @@
 #   prepare      base + overlay + patches into the build tree
 #   guest-build  the x86_64 NUMA guest kernel; then the guest boots in the
 #                background, beside gates and kunit
-#   gates        checkpatch --strict, kernel-doc, W=1, coccicheck
+#   gates        checkpatch --strict, kernel-doc, W=1 (also with SMP=n),
+#                coccicheck
 #   kunit        KUnit under UML, one .kunitconfig per suite
 #   guest        two guests on the NUMA + SMT machine: the first (booted
 #                after guest-build) runs the built-in KUnit suites, the
@@ -163,24 +164,36 @@ gate_kernel_doc()
 	fi
 }
 
-# W=1 in a build directory of its own (same config as the guest), so that the
-# guest and UML builds never see their objects' flags change.
+# W=1 builds of the project's objects, each in a build directory of its own
+# so that the guest and UML builds never see their objects' flags change:
+# one configured as the guest, and the config corner of a uniprocessor
+# kernel, the same config with CONFIG_SMP=n.  Warnings fail.
 gate_w1()
 {
-	local objs log=$LOG/w1.log
+	local objs
 
 	objs=$(project_files '\.c$' | sed 's/\.c$/.o/')
 	[ -n "$objs" ] || return 0
-	bash "$PIPELINE_DIR/build-guest.sh" config "$BUILD/w1" > "$log" 2>&1 ||
-		{ cat "$log"; fail "gates: W=1 config"; return; }
+	w1_build w1 config "W=1" "$objs"
+	w1_build w1-nosmp config-nosmp "W=1 (SMP=n)" "$objs"
+}
+
+# W=1 build in $BUILD/$1 configured by build-guest.sh $2; $3 names it in
+# failures, $4 is the objects.
+w1_build()
+{
+	local dir=$BUILD/$1 log=$LOG/$1.log what=$3
+
+	bash "$PIPELINE_DIR/build-guest.sh" "$2" "$dir" > "$log" 2>&1 ||
+		{ cat "$log"; fail "gates: $what config"; return; }
 	# shellcheck disable=SC2086
-	if ! make -C "$SRC" O="$BUILD/w1" -j"$JOBS" W=1 $objs >> "$log" 2>&1; then
+	if ! make -C "$SRC" O="$dir" -j"$JOBS" W=1 $4 >> "$log" 2>&1; then
 		tail -n 40 "$log"
-		fail "gates: W=1 build"
+		fail "gates: $what build"
 		return
 	fi
 	if grep -E 'warning:|error:' "$log"; then
-		fail "gates: W=1 warnings"
+		fail "gates: $what warnings"
 	fi
 }
 

@@ -1,16 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 """Guest side of make demo, after the topology: a netdevsim device with
 several RX queues, each queue's IRQ and CPUs under each irq_spread policy,
-then its queue 0 IRQ moved to another node and the page pool following.
+then its queue 0 IRQ moved to another node and the page pool following,
+and the device's lines of irq_spread's debugfs table of vectors.
 
-Uses the helpers of the irq_spread selftests (PYTHONPATH), whose model of
-the rules the selftests check this same placement against."""
+Uses the helpers of the irq_spread selftests (PYTHONPATH)."""
 
 import sys
 
-from irq_spread_lib import (FRAMES, POLICIES, Nsim, Topology, fmt_cpulist,
-                            link, packet_sockets, read, set_link, traffic,
-                            wait_for, write_ok)
+from irq_spread_lib import (DEVICES, FRAMES, POLICIES, Nsim, Topology,
+                            fmt_cpulist, link, packet_sockets, read, set_link,
+                            traffic, wait_for, write_ok)
 
 QUEUES = 6
 
@@ -76,9 +76,13 @@ def main():
     wait_for(lambda: read(rq + "/retargets") != before and
              read(rq + "/page_nid") == str(far))
     show_rq(rq, dev)
+    # The notifier marks the write admin from a work item.
+    wait_for(lambda: dev.rows()[0].state == "admin", 5)
     print()
-    print("# cat %s" % dev.vectors_file)
-    print(read(dev.vectors_file))
+    print("# grep -e ^device -e %s %s" % (dev.path, DEVICES))
+    for line in read(DEVICES).splitlines():
+        if line.startswith("device ") or line.startswith(dev.path + " "):
+            print(line)
     tx.close()
     rx.close()
     return 0

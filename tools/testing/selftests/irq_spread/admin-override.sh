@@ -2,52 +2,147 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Admin override: an IRQ moved by hand through /proc/irq/N/smp_affinity_list
-# stays where the admin put it across ethtool -L channel changes and link
-# down/up, while the other queues follow the policy (placed as if nothing
-# had been moved); writing a policy to the device hands it back.  Queues
-# not in use after ethtool -L lose their affinity hint.
+# is marked admin in debugfs (the IRQ core's affinity notifier, from a work
+# item) and stays where the admin put it across ethtool -L down and up,
+# link down/up and the offline and online of another CPU that holds a
+# vector of the device, while the other queues follow the policy (placed
+# as if nothing had been moved); writing a policy to the device hands it
+# back.  Reads change nothing.  A write to a queue not in use is not the
+# admin's: the queue gets the policy's CPUs back with ethtool -L; nor is
+# the IRQ core's own move of a queue not in use off a CPU going offline.
+# Queues not in use lose their affinity hint.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
 from irq_spread_lib import *
 
+# The guest, node 0 (CPUs 0-3, cores {0,1} {2,3}), numa-core, 4 queues,
+# alone.  Tiers: 0 = node 0, 1 = node 1 (4-7), 2 = nodes 2-3.
+#   registered:  tier 0 rank 0: 0 2, rank 1: 1 3; two vectors a core, a
+#                thread each: 0 2 1 3.
+#   queue 1 to CPU 15 by hand: 0 15 1 3.
+#   ethtool -L 2: slots 0 2, one vector a core, whole cores 0-1 2-3;
+#                queue 1 keeps 15: 0-1 15.  Queues 2, 3 not in use keep
+#                their IRQ's CPUs (1, 3) but no hint.
+#   queue 3 (not in use) written to CPU 14: not the admin's.
+#   CPU 1 offline: queue 0's 0-1 loses 1: 0.  Queue 2's IRQ (CPU 1, not in
+#                use) is moved by the IRQ core to every online CPU,
+#                0,2-15; nobody's, still not in use.
+#   CPU 1 online: placed afresh, 0-1 15.
+#   ethtool -L 4: 0 15 1 3 (queue 3 the policy's 3, not 14).
+#   link down/up: the same.
+#   CPU 3 offline: queue 3 alone moves.  Fresh placement without 3: tier 0
+#                slots 0 2 (rank 0), 1 (rank 1), then tier 1's 4: core
+#                {0,1} holds two (0, 1), {2} one (2), {4,5} one (4-5).
+#                Queues 0, 1, 2 keep 0, 2 (queue 1's placement), 1; queue 3
+#                takes the free 4-5: 0 15 1 4-5, effective 0 15 1 4.
+#   CPU 3 online: queue 3 back to 3 alone: 0 15 1 3.
+#   numa-core written: queue 1 back to the policy's 2: 0 2 1 3.
+STEPS = {
+    "registered": "0 2 1 3",
+    "admin": "0 15 1 3",
+    "ethtool -L 2": "0-1 15",
+    "CPU 1 offline": "0 15",
+    "CPU 1 online": "0-1 15",
+    "ethtool -L 4": "0 15 1 3",
+    "link down/up": "0 15 1 3",
+    "CPU 3 offline": "0 15 1 4-5",
+    "CPU 3 online": "0 15 1 3",
+    "policy written": "0 2 1 3",
+}
+CPU3_OFFLINE_EFFECTIVE = "0 15 1 4"
+hp = Hotplug()
+
 
 def test(t):
-    topo = quiet_machine()
+    topo, tables = machine(t)
     node, queues, policy = topo.nodes[0], 4, "numa-core"
     set_default_policy(policy)
     dev = Nsim(7400, queues, node)
-    want = spread(topo, node, queues, policy)
-    check_placement(t, dev, want, "registered")
+    want = lambda step: table(STEPS[step]) if tables else None
 
-    # Queue 1 by hand, to a CPU its policy would not give it.
-    moved = frozenset([max(topo.eligible() - want[1])])
-    dev.set_affinity(1, moved)
-    kept = lambda what: t.eq(dev.affinity(1), moved,
-                             "%s: admin CPUs of queue 1 kept" % what)
+    def step(what, admin={1}, active=queues, eff=None):
+        check_placement(t, dev, want(what), what, admin=admin, active=active,
+                        eff=eff)
+        t.eq(dev.affinity(1), frozenset([cpu]),
+             "%s: queue 1 keeps the admin's CPU" % what)
 
-    run_cmd("ethtool", "-L", dev.ifname, "combined", "2")
-    kept("ethtool -L combined 2")
-    check_placement(t, dev, spread(topo, node, 2, policy),
-                    "ethtool -L combined 2", admin={1}, active=2)
-    for q in range(2, queues):
-        t.eq(dev.hint(q), frozenset(), "queue %d not in use: no hint" % q)
+    check_placement(t, dev, want("registered"), "registered")
+    check_rules(t, topo, dev, policy, "registered")
 
-    run_cmd("ethtool", "-L", dev.ifname, "combined", str(queues))
-    kept("ethtool -L combined %d" % queues)
-    check_placement(t, dev, want, "ethtool -L combined %d" % queues,
-                    admin={1})
+    # Queue 1 by hand, to a CPU its policy would not give it (15).
+    cpu = max(topo.eligible() - dev.affinity(1))
+    dev.set_affinity(1, [cpu])
+    t.result(dev.wait_state(1, "admin"), "admin write marks queue 1 admin")
+    step("admin")
+    before = dev.state()
+    for _ in range(3):
+        read(dev.policy_file)
+        read(DEVICES)
+    t.eq(dev.state(), before, "reading policy and debugfs changes nothing")
+
+    set_channels(dev, 2)
+    step("ethtool -L 2", active=2)
+
+    # A write to a queue not in use is not the admin's.
+    late = max(topo.eligible() - dev.affinity(3) - {cpu})
+    dev.set_affinity(3, [late])
+    t.eq(dev.affinity(3), frozenset([late]),
+         "queue 3 not in use: the IRQ core took the write")
+    time.sleep(0.5)  # the notifier's work
+    t.eq(dev.rows()[3].state, "inactive",
+         "queue 3 not in use: written, still inactive")
+
+    # The IRQ core moves queue 2's IRQ, not in use, off a CPU going
+    # offline: not the admin's either.
+    gone = min(dev.effective(2))
+    if gone == cpu or not pluggable(gone):
+        raise Skip("CPU %d of queue 2 not hot-pluggable" % gone)
+    hp.set(gone, False)
+    step("CPU %d offline" % gone, active=2)
+    t.result(gone not in dev.affinity(2) | dev.effective(2),
+             "queue 2 not in use: IRQ moved off CPU %d by the IRQ core" % gone,
+             "CPUs %s" % fmt_cpulist(dev.affinity(2)))
+    if tables:
+        t.eq(dev.affinity(2), topo.online(),
+             "queue 2 not in use: on every online CPU")
+    time.sleep(0.5)
+    hp.set(gone, True)
+    step("CPU %d online" % gone, active=2)
+
+    set_channels(dev, queues)
+    step("ethtool -L 4")
+    t.result(dev.affinity(3) != frozenset([late]),
+             "queue 3 has the policy's CPUs, not those written while unused")
 
     set_link(dev.ifname, True)
     set_link(dev.ifname, False)
     set_link(dev.ifname, True)
-    kept("link down/up")
-    check_placement(t, dev, want, "link down/up", admin={1})
+    step("link down/up")
+
+    # Another CPU that holds a vector of the device: queue 3's.
+    other = min(dev.effective(3))
+    if other == cpu or not pluggable(other):
+        raise Skip("CPU %d of queue 3 not hot-pluggable" % other)
+    held = dev.affinities()
+    hp.set(other, False)
+    step("CPU %d offline" % other,
+         eff=table(CPU3_OFFLINE_EFFECTIVE) if tables else None)
+    off = dev.affinities()
+    t.eq(moved(held, off), [q for q in range(queues)
+                            if q != 1 and other in held[q]],
+         "CPU %d offline: only the vectors it held moved" % other)
+    hp.set(other, True)
+    step("CPU %d online" % other)
+    t.eq(moved(off, dev.affinities()), moved(held, off),
+         "CPU %d online: what moved moves back" % other)
+    t.eq(dev.affinities(), held, "CPU %d online: as before" % other)
 
     # The same policy again: every vector back to the policy.
     t.eq(write(dev.policy_file, policy), 0, "write the policy again")
-    check_placement(t, dev, want, "policy written")
+    check_placement(t, dev, want("policy written"), "policy written")
+    check_rules(t, topo, dev, policy, "policy written")
 
 
-run("irq_spread admin override", test)
+run("irq_spread admin override", test, hp.restore)
 PY

@@ -4,14 +4,21 @@
 # Bad input: an unknown, empty or over-long policy, or a name with anything
 # around it, written to a device's policy file or to the runtime default
 # (/sys/module/irq_spread/parameters/policy) fails with EINVAL and changes
-# nothing: not the policy, not the CPUs, not a vector set by the admin
-# (which any accepted write would hand back to the policy).  An
-# unprivileged user cannot write either file.  new_device refuses a NUMA
-# node that is not online.  Good writes still work afterwards.
+# nothing: not the policy, not the CPUs, not the debugfs table, not a vector
+# set by the admin (which any accepted write would hand back to the
+# policy).  An unprivileged user cannot write either file.  new_device
+# refuses a NUMA node that is not online.  Good writes still work
+# afterwards.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
 from irq_spread_lib import *
+
+# The guest, node 0 (CPUs 0-3, cores {0,1} {2,3}), 4 queues, alone:
+#   numa:      tier 0 in CPU order: 0 1 2 3.
+#   numa-core: tier 0 rank 0: 0 2, rank 1: 1 3; two vectors a core: a
+#              thread each, 0 2 1 3.
+NUMA, NUMA_CORE = "0 1 2 3", "0 2 1 3"
 
 BAD = ["\n", "bogus", "numa x", "numa-core core", " numa", "numa\n\n",
        "numa-", "numacore", "x" * 64, "numa" + "-core" * 800]
@@ -29,15 +36,19 @@ def check_rejects(t, path, state, what):
 
 
 def test(t):
-    topo = quiet_machine()
+    topo, tables = machine(t)
     node = topo.nodes[0]
     set_default_policy("numa")
     dev = Nsim(7300, 4, node)
-    want = spread(topo, node, 4, "numa")
-    # An admin-set vector: any accepted policy write would clear the mark.
-    moved = max(topo.eligible() - want[1])
-    dev.set_affinity(1, [moved])
-    t.eq(dev.vectors()[1][2], {"admin"}, "admin mark before the bad writes")
+    check_placement(t, dev, table(NUMA) if tables else None, "registered")
+    check_rules(t, topo, dev, "numa", "registered")
+    # An admin-set vector: any accepted policy write would hand it back.
+    admin = max(topo.eligible() - dev.affinity(1))
+    dev.set_affinity(1, [admin])
+    t.result(dev.wait_state(1, "admin"), "queue 1 admin before the bad writes")
+    # On the guest the admin's CPU is 15.
+    check_placement(t, dev, table("0 15 2 3") if tables else None,
+                    "queue 1 set by the admin", admin={1})
 
     saved = {
         dev.policy_file: check_rejects(t, dev.policy_file, dev.state,
@@ -73,8 +84,9 @@ def test(t):
     # The files do take good values: the tests above were not vacuous.
     t.eq(write(dev.policy_file, "numa-core\n"), 0, "good device write")
     t.eq(dev.policy(), "numa-core", "device policy changed")
-    check_placement(t, dev, spread(topo, node, 4, "numa-core"),
-                    "after a good write")
+    check_placement(t, dev, table(NUMA_CORE) if tables else None,
+                    "after a good write: every vector the policy's")
+    check_rules(t, topo, dev, "numa-core", "after a good write")
     t.eq(write(PARAM, "core"), 0, "good default write")
     t.eq(active_policy(PARAM), "core", "default policy changed")
 

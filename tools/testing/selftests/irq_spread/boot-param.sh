@@ -11,6 +11,12 @@
 irq_spread_python <<'PY'
 from irq_spread_lib import *
 
+# The second guest: booted with irq_spread.policy=numa-core and
+# isolcpus=managed_irq,2-3,9.  A device without a node, 2 queues, under
+# numa-core: one tier; rank 0 slots 0 4 6 8 10 12 14 ({2,3} has no
+# eligible thread); a vector a core: the eligible threads, 0-1 4-5.
+ISOLATED, NO_NODE_2 = frozenset([2, 3, 9]), "0-1 4-5"
+
 
 def kernel_log():
     """The kernel log's messages, read from /dev/kmsg without blocking."""
@@ -34,6 +40,7 @@ def kernel_log():
 
 def test(t):
     require_lib()
+    topo = Topology()
     values = [a.split("=", 1)[1] for a in read("/proc/cmdline").split()
               if a.startswith("irq_spread.policy=")]
     if not values:
@@ -50,8 +57,12 @@ def test(t):
         t.result(msg in log, "bad value %r logged, %s kept" % (v, policy),
                  "no %r in the kernel log" % msg)
     t.eq(active_policy(PARAM), policy, "the default is the boot value")
+    tables = topo.tables(t, ISOLATED) and policy == "numa-core"
     dev = Nsim(7900, 2)
     t.eq(dev.policy(), policy, "a new device takes the boot default")
+    check_placement(t, dev, table(NO_NODE_2) if tables else None,
+                    "placed under %s" % policy)
+    check_rules(t, topo, dev, policy, "placed under %s" % policy)
 
 
 run("irq_spread boot parameter", test)

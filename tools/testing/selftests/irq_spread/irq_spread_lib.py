@@ -1,17 +1,31 @@
 # SPDX-License-Identifier: GPL-2.0
 """Shared helpers of the irq_spread selftests.
 
-The tests place netdevsim devices with the irq_spread library and compare the
-CPUs of each queue's IRQ (/proc/irq/N/smp_affinity_list) with what the rules
-of Documentation/core-api/irq_spread.rst give on the running machine's
-topology.  The expected placement is computed here, from sysfs alone (nodes,
-their CPUs and distances, thread siblings, online CPUs) and the kernel command
-line (isolcpus=managed_irq, nohz_full), never from the library's output.
+The tests place netdevsim devices with the irq_spread library and read back
+each queue's IRQ (/proc/irq/N/smp_affinity_list, effective_affinity_list,
+affinity_hint), the library's table of vectors in debugfs
+(/sys/kernel/debug/irq_spread/devices).  What they expect comes from two
+oracles, neither of them a copy of the library:
 
-Each test runs in one python3 process: under TCG every fork costs about
-0.15 s.  Tests print KTAP lines and exit with the kselftest codes.
+- hand tables: the CPUs of each queue, worked out by hand in each test from
+  the rules of Documentation/core-api/irq_spread.rst for the project's guest
+  (pipeline/run-guest.sh: 16 CPUs, node n = CPUs 4n..4n+3, SMT siblings 2k
+  and 2k+1, SLIT 10 local, 12 within a socket (nodes 0-1, 2-3), 32 across).
+  They apply only on that topology, with every CPU online and no irq_spread
+  device but the test's own loading the CPUs (tables()); elsewhere a diag
+  line says so and only the rule checks run;
+- rule checks (check_rules()) that hold on any machine, whatever the load of
+  other devices: only eligible CPUs; per CPU the floor or the ceiling of
+  vectors / slots, counted by effective CPU; even per NUMA hop; nearest
+  first; a core each before a second (numa-core, core); the numa-core mask
+  shapes.
+
+The machine is read from sysfs and the kernel command line only.  Each test
+runs in one python3 process: under TCG every fork costs about 0.15 s.
+Tests print KTAP lines and exit with the kselftest codes.
 """
 
+import collections
 import errno
 import glob
 import os
@@ -28,6 +42,10 @@ POLICIES = ("numa", "numa-core", "core")
 NSIM_BUS = "/sys/bus/netdevsim"
 PARAM = "/sys/module/irq_spread/parameters/policy"
 NSIM_DEBUGFS = "/sys/kernel/debug/netdevsim"
+DEBUGFS = "/sys/kernel/debug/irq_spread"
+DEVICES = DEBUGFS + "/devices"
+DEVICES_HEADER = "device policy vector irq kind state cpus"
+DEFAULT_AFFINITY = "/proc/irq/default_smp_affinity"
 SYS_NODE = "/sys/devices/system/node"
 SYS_CPU = "/sys/devices/system/cpu"
 
@@ -163,10 +181,28 @@ def fmt_cpulist(cpus):
     return ",".join(out)
 
 
+def fmt_masks(masks):
+    """Per-queue CPU lists, a space between queues: "8 10 12-13"."""
+    return " ".join(fmt_cpulist(m) for m in masks)
+
+
+def table(spec):
+    """A hand table: per-queue CPU lists separated by spaces, "8 10 12-13"."""
+    return [parse_cpulist(m) for m in spec.split()]
+
+
 def parse_hexmask(s):
     """A /proc/irq/N/smp_affinity style mask ("0000,00000003") as CPUs."""
     v = int(s.replace(",", ""), 16)
     return frozenset(i for i in range(v.bit_length()) if v >> i & 1)
+
+
+def wait_for(cond, secs=20):
+    """Poll @cond every 50 ms until it holds or @secs passed; return it."""
+    end = time.monotonic() + secs
+    while not cond() and time.monotonic() < end:
+        time.sleep(0.05)
+    return cond()
 
 
 # ---------------------------------------------------------------------------
@@ -188,6 +224,11 @@ def cmdline_isolated_managed_irq(cmdline):
     return cpus
 
 
+def guest_distance(a, b):
+    """SLIT of the project's guest: 10 local, 12 within a socket, 32 across."""
+    return 10 if a == b else 12 if a // 2 == b // 2 else 32
+
+
 class Topology:
     """What the irq_spread rules need of the running machine."""
 
@@ -201,97 +242,106 @@ class Topology:
         self.nodes = sorted(self.node_cpus)
         self.cpu_node = {c: n for n, cs in self.node_cpus.items() for c in cs}
         self.present = parse_cpulist(read(SYS_CPU + "/present"))
-        self.siblings = {}
-        for c in self.present:
-            p = "%s/cpu%d/topology/thread_siblings_list" % (SYS_CPU, c)
-            if os.path.exists(p):
-                self.siblings[c] = parse_cpulist(read(p))
         cmdline = read("/proc/cmdline")
         self.isolated = cmdline_isolated_managed_irq(cmdline)
         nohz = SYS_CPU + "/nohz_full"
         self.nohz_full = parse_cpulist(read(nohz)) if os.path.exists(nohz) \
             else frozenset()
-        # A CPU's core: the present CPUs that share its core_id and package.
-        # thread_siblings_list of an offline CPU is empty, so the cores are
-        # taken once, while every CPU is online (the tests start so).
+        # A CPU's core: its thread siblings.  thread_siblings_list of an
+        # offline CPU is empty, so the cores are taken once, while every CPU
+        # is online (the tests start so).
         self.core_of = {}
-        for c, sib in self.siblings.items():
-            if sib:
-                self.core_of[c] = frozenset(sib)
+        for c in self.present:
+            p = "%s/cpu%d/topology/thread_siblings_list" % (SYS_CPU, c)
+            if os.path.exists(p) and read(p):
+                self.core_of[c] = parse_cpulist(read(p))
 
     def online(self):
         return parse_cpulist(read(SYS_CPU + "/online"))
 
-    def eligible(self, exclude=frozenset()):
-        """Rules: online, housekeeping for managed IRQs and the tick."""
-        e = self.online() - self.isolated - self.nohz_full - set(exclude)
-        return e if e else self.online()
+    def default_affinity(self):
+        return parse_hexmask(read(DEFAULT_AFFINITY))
+
+    def eligible(self):
+        """Rules: online, housekeeping for managed IRQs and the tick, within
+        the default IRQ affinity; all online CPUs if that leaves none."""
+        online = self.online()
+        e = (online - self.isolated - self.nohz_full) & self.default_affinity()
+        return e if e else online
+
+    def core(self, cpu, eligible):
+        """The eligible threads of @cpu's core."""
+        return self.core_of.get(cpu, frozenset([cpu])) & eligible
 
     def dist(self, a, b):
         return self.distance[a][self.nodes.index(b)]
 
-    def tier(self, node, cpu):
-        """NUMA hop of @cpu from @node: index of its distance among the
-        distinct distances from @node to the nodes with CPUs."""
-        if node is None:
-            return 0
-        levels = sorted({self.dist(node, n) for n in self.nodes
-                         if self.node_cpus[n]})
-        return levels.index(self.dist(node, self.cpu_node[cpu]))
+    def cpu_dist(self, node, cpu):
+        """How far @cpu is from a device on @node (0 for no node): the order
+        of the NUMA hops."""
+        return 0 if node is None else self.dist(node, self.cpu_node[cpu])
 
-    def nearest_node_with_cpus(self, node):
-        return min((n for n in self.nodes if self.node_cpus[n]),
-                   key=lambda n: (self.dist(node, n), n))
+    def is_guest(self):
+        """Whether this is the project's guest topology (run-guest.sh)."""
+        return (self.present == frozenset(range(16)) and
+                self.nodes == [0, 1, 2, 3] and
+                all(self.node_cpus[n] == frozenset(range(4 * n, 4 * n + 4))
+                    for n in self.nodes) and
+                all(self.dist(a, b) == guest_distance(a, b)
+                    for a in self.nodes for b in self.nodes) and
+                all(self.core_of.get(c) == frozenset([c & ~1, c | 1])
+                    for c in range(16)))
 
-
-def spread(topo, node, nvec, policy, load=None, eligible=None):
-    """Expected CPUs of each vector, from the documented rules.
-
-    Every eligible CPU is a slot.  tier: the NUMA hop from @node; rank: the
-    CPU's position among the eligible threads of its core, least loaded
-    first.  numa orders slots by tier, then least loaded CPU, then CPU
-    number; numa-core by tier, rank, least loaded core, least loaded CPU,
-    CPU number, and gives each vector its slot's whole core (its eligible
-    threads); core by rank, tier, then like numa-core.  Vector i takes slot i modulo the number of slots.
-    @load: per-CPU count of vectors placed for other devices.
-    """
-    load = load or {}
-    cpus = topo.eligible() if eligible is None else frozenset(eligible)
-    core = {c: topo.core_of.get(c, frozenset([c])) & cpus for c in cpus}
-    core_load = {c: sum(load.get(t, 0) for t in core[c]) for c in cpus}
-    rank = {}
-    for c in cpus:
-        threads = sorted(core[c], key=lambda t: (load.get(t, 0), t))
-        rank[c] = threads.index(c)
-
-    def near(c):
-        return (core_load[c], load.get(c, 0), c)
-
-    if policy == "numa":
-        key = lambda c: (topo.tier(node, c), load.get(c, 0), c)
-    elif policy == "numa-core":
-        key = lambda c: (topo.tier(node, c), rank[c]) + near(c)
-    elif policy == "core":
-        key = lambda c: (rank[c], topo.tier(node, c)) + near(c)
-    else:
-        raise ValueError(policy)
-    slots = sorted(cpus, key=key)
-    out = []
-    for i in range(nvec):
-        c = slots[i % len(slots)]
-        out.append(core[c] if policy == "numa-core" else frozenset([c]))
-    return out
+    def tables(self, t, isolated=frozenset()):
+        """Whether the hand tables of a test apply: the project's guest,
+        every CPU online, @isolated the CPUs of isolcpus=managed_irq, no
+        nohz_full, the default IRQ affinity every CPU, and no irq_spread
+        device or pool vector the test did not make.  If not, say why."""
+        why = []
+        if not self.is_guest():
+            why.append("not the project's guest topology (16 CPUs, node n = "
+                       "4n..4n+3, siblings 2k/2k+1, SLIT 10/12/32)")
+        elif self.online() != self.present:
+            why.append("CPUs %s offline"
+                       % fmt_cpulist(self.present - self.online()))
+        if self.isolated != isolated or self.nohz_full:
+            why.append("isolcpus=managed_irq %s, nohz_full %s (tables for %s, "
+                       "none)" % (fmt_cpulist(self.isolated) or "none",
+                                  fmt_cpulist(self.nohz_full) or "none",
+                                  fmt_cpulist(isolated) or "none"))
+        if self.default_affinity() != self.present:
+            why.append("default IRQ affinity %s"
+                       % fmt_cpulist(self.default_affinity()))
+        others = foreign_devices()
+        if others:
+            why.append("irq_spread devices or pools this test did not make, "
+                       "whose load the tables do not count: %s"
+                       % ", ".join(others))
+        for w in why:
+            t.diag("hand tables skipped, rule checks only: %s" % w)
+        return not why
 
 
-def add_load(load, masks):
-    for m in masks:
-        for c in m:
-            load[c] = load.get(c, 0) + 1
-    return load
+def require_lib():
+    if not os.path.exists(PARAM):
+        raise Skip("no %s: kernel without irq_spread's policy parameter"
+                   % PARAM)
+    if not os.path.exists(NSIM_BUS + "/new_device"):
+        raise Skip("no netdevsim")
+    if not os.path.exists(DEVICES):
+        raise Skip("no %s (debugfs not mounted?)" % DEVICES)
+
+
+def machine(t, isolated=frozenset()):
+    """(topology, whether the hand tables apply), once sure that irq_spread,
+    netdevsim and irq_spread's debugfs are there."""
+    require_lib()
+    topo = Topology()
+    return topo, topo.tables(t, isolated)
 
 
 # ---------------------------------------------------------------------------
-# Policy files
+# Policy files and the debugfs table of vectors
 
 def active_policy(path):
     """The bracketed name of a policy file, checking the whole format."""
@@ -308,24 +358,49 @@ def set_default_policy(policy):
     write_ok(PARAM, policy)
 
 
-def require_lib():
-    if not os.path.exists(PARAM):
-        raise Skip("no %s: kernel without irq_spread's policy parameter"
-                   % PARAM)
-    if not os.path.exists(NSIM_BUS + "/new_device"):
-        raise Skip("no netdevsim")
+Row = collections.namedtuple("Row", "device policy vector irq kind state cpus")
 
 
-def quiet_machine():
-    """The topology, once sure that irq_spread and netdevsim are there and
-    that no other device is registered with irq_spread: the expected
-    placements count the load of the test's own devices only."""
-    require_lib()
-    others = glob.glob("/sys/class/net/*/irq_spread")
-    if others:
-        raise RuntimeError("other irq_spread devices (left by an earlier "
-                           "test?): %s" % others)
-    return Topology()
+def devices_table():
+    """The rows of /sys/kernel/debug/irq_spread/devices, checking the format:
+    the header, then seven fields separated by one space; irq and cpus are
+    None for "-"."""
+    lines = read(DEVICES).split("\n")
+    if lines[0] != DEVICES_HEADER:
+        raise ValueError("%s: header %r" % (DEVICES, lines[0]))
+    rows = []
+    for line in lines[1:]:
+        f = line.split(" ")
+        if (len(f) != 7 or f[1] not in POLICIES or
+                f[4] not in ("pre", "spread", "post") or
+                f[5] not in ("active", "admin", "inactive") or
+                not re.fullmatch(r"\d+", f[2]) or
+                not re.fullmatch(r"\d+|-", f[3]) or
+                not re.fullmatch(r"[0-9,-]+", f[6])):
+            raise ValueError("%s: line %r" % (DEVICES, line))
+        rows.append(Row(f[0], f[1], int(f[2]),
+                        None if f[3] == "-" else int(f[3]), f[4], f[5],
+                        None if f[6] == "-" else parse_cpulist(f[6])))
+    return rows
+
+
+def sysfs_path(path):
+    """A device's kobject path, as debugfs names it: /sys/... without /sys."""
+    return os.path.realpath(path)[len("/sys"):]
+
+
+def foreign_devices():
+    """irq_spread devices and pools with vectors that no test Nsim made:
+    debugfs rows, <netdev>/irq_spread groups, pools' requested vectors."""
+    ours = {d.path for d in Nsim.created if d.alive}
+    found = {r.device for r in devices_table()}
+    found |= {sysfs_path(os.path.dirname(p))
+              for p in glob.glob("/sys/class/net/*/irq_spread")}
+    found -= ours
+    for p in sorted(glob.glob(DEBUGFS + "/pools/*")):
+        if len(read(p).splitlines()) > 2:
+            found.add("pool " + os.path.basename(p))
+    return sorted(found)
 
 
 # ---------------------------------------------------------------------------
@@ -366,8 +441,9 @@ class Nsim:
             raise RuntimeError("netdevsim%d: %d netdevs" % (dev_id, len(nets)))
         self.ifname = os.path.basename(nets[0])
         self.sysfs = "/sys/class/net/" + self.ifname
-        self.policy_file = self.sysfs + "/irq_spread/policy"
-        self.vectors_file = self.sysfs + "/irq_spread/vectors"
+        self.path = sysfs_path(self.sysfs)
+        self.group = self.sysfs + "/irq_spread"
+        self.policy_file = self.group + "/policy"
         self.irqs = self._find_irqs()
 
     def _find_irqs(self):
@@ -391,9 +467,16 @@ class Nsim:
         return parse_cpulist(read("/proc/irq/%d/smp_affinity_list"
                                   % self.irqs[q]))
 
+    def affinities(self):
+        return [self.affinity(q) for q in range(self.queues)]
+
     def effective(self, q):
         return parse_cpulist(read("/proc/irq/%d/effective_affinity_list"
                                   % self.irqs[q]))
+
+    def effectives(self, active=None):
+        return [self.effective(q) for q in range(self.queues if active is None
+                                                 else active)]
 
     def hint(self, q):
         return parse_hexmask(read("/proc/irq/%d/affinity_hint" % self.irqs[q]))
@@ -402,24 +485,25 @@ class Nsim:
         write_ok("/proc/irq/%d/smp_affinity_list" % self.irqs[q],
                  fmt_cpulist(cpus))
 
-    def vectors(self):
-        """Rows of the vectors file: {vector: (irq, cpus, set of marks)}."""
-        lines = read(self.vectors_file).splitlines()
-        if lines[0].split() != ["vector", "irq", "cpus"]:
-            raise ValueError("vectors header %r" % lines[0])
-        rows = {}
-        for line in lines[1:]:
-            f = line.split(" ")
-            rows[int(f[0])] = (int(f[1]), parse_cpulist(f[2]), set(f[3:]))
-        return rows
+    def rows(self):
+        """This device's rows of the debugfs table: {vector: Row}."""
+        return {r.vector: r for r in devices_table() if r.device == self.path}
+
+    def wait_state(self, q, state):
+        """Poll debugfs until vector @q is in @state: the affinity notifier
+        and the driver's callback run from work items."""
+        return wait_for(lambda: self.rows()[q].state == state, 5)
 
     def policy(self):
         return active_policy(self.policy_file)
 
     def state(self):
-        """Everything a rejected write must leave alone."""
-        return (read(self.policy_file), read(self.vectors_file),
-                tuple(read("/proc/irq/%d/smp_affinity_list" % i)
+        """Everything a read or a rejected write must leave alone."""
+        return (read(self.policy_file),
+                tuple(sorted(self.rows().items())),
+                tuple((read("/proc/irq/%d/smp_affinity_list" % i),
+                       read("/proc/irq/%d/effective_affinity_list" % i),
+                       read("/proc/irq/%d/affinity_hint" % i))
                       for i in self.irqs))
 
     def debugfs_rq(self, q):
@@ -430,53 +514,217 @@ class Nsim:
         return p[0]
 
 
-def check_placement(t, dev, want, what, admin=(), active=None):
-    """Each active queue's IRQ: affinity == @want[q] (queues in @admin are
-    skipped: the caller checks them), effective affinity one eligible CPU of
-    it, hint == @want[q]; the vectors file agrees with /proc/irq."""
+def moved(before, after):
+    """The queues whose IRQ affinity differs between two affinities()."""
+    return [q for q in range(len(before)) if before[q] != after[q]]
+
+
+def check_placement(t, dev, want, what, admin=(), active=None, eff=None):
+    """The placement of @dev's queues, the first @active of them in use:
+
+    - with a hand table @want (the CPUs of each queue in use, the admin's
+      for those in @admin; None where tables do not apply), each queue's
+      IRQ affinity, and with @eff (per queue CPUs), its effective affinity;
+    - always: each effective affinity is the first online CPU of the IRQ's
+      affinity (netdevsim's irqchip), a queue in use not the admin's has its
+      affinity as hint, one not in use no hint; the debugfs table has one
+      row per queue, with its IRQ, kind spread, its state (admin, inactive
+      or active) and, for a queue in use, the CPUs of /proc/irq/N.
+    """
     active = dev.queues if active is None else active
-    got = []
-    eff_ok = True
-    rows = dev.vectors()
-    rows_ok = sorted(rows) == list(range(dev.queues))
-    for q in range(active):
-        if q in admin:
-            got.append(want[q])
-            continue
-        aff = dev.affinity(q)
-        got.append(aff)
-        eff = dev.effective(q)
-        if len(eff) != 1 or not eff <= aff:
-            eff_ok = False
-            t.diag("queue %d: effective %s not one CPU of %s"
-                   % (q, fmt_cpulist(eff), fmt_cpulist(aff)))
-        if dev.hint(q) != want[q]:
-            eff_ok = False
-            t.diag("queue %d: affinity_hint %s, want %s"
-                   % (q, fmt_cpulist(dev.hint(q)), fmt_cpulist(want[q])))
+    online = parse_cpulist(read(SYS_CPU + "/online"))
+    aff = dev.affinities()
+    if want is not None:
+        t.eq(fmt_masks(aff[:active]), fmt_masks(want),
+             "%s: queue CPUs (hand table)" % what)
+    if eff is not None:
+        t.eq(fmt_masks(dev.effectives(active)), fmt_masks(eff),
+             "%s: effective CPUs (hand table)" % what)
+
+    bad = []
     for q in range(dev.queues):
-        if q not in rows:
-            continue
-        irq, cpus, marks = rows[q]
-        if irq != dev.irqs[q] or cpus != dev.affinity(q):
-            rows_ok = False
-            t.diag("vectors row %d: irq %d cpus %s; /proc: irq %d cpus %s"
-                   % (q, irq, fmt_cpulist(cpus), dev.irqs[q],
-                      fmt_cpulist(dev.affinity(q))))
-        want_marks = set()
-        if q in admin:
-            want_marks.add("admin")
-        if q >= active:
-            want_marks.add("inactive")
-        if marks != want_marks:
-            rows_ok = False
-            t.diag("vectors row %d: marks %s, want %s"
-                   % (q, sorted(marks), sorted(want_marks)))
-    fmt = lambda ms: " ".join(fmt_cpulist(m) for m in ms)
-    t.result(fmt(got) == fmt(want[:active]), "%s: queue CPUs" % what,
-             "expected: %s\n     got: %s" % (fmt(want[:active]), fmt(got)))
-    t.result(eff_ok, "%s: effective affinity and hint" % what)
-    t.result(rows_ok, "%s: vectors file matches /proc/irq" % what)
+        e = dev.effective(q)
+        first = frozenset([min(aff[q] & online)]) if aff[q] & online \
+            else None
+        if e != first:
+            bad.append("queue %d: effective %s, not the first online CPU "
+                       "of %s" % (q, fmt_cpulist(e), fmt_cpulist(aff[q])))
+        hint = dev.hint(q)
+        if q >= active and hint:
+            bad.append("queue %d not in use: hint %s" % (q, fmt_cpulist(hint)))
+        if q < active and q not in admin and hint != aff[q]:
+            bad.append("queue %d: hint %s, affinity %s"
+                       % (q, fmt_cpulist(hint), fmt_cpulist(aff[q])))
+    t.result(not bad, "%s: effective affinity and hints" % what,
+             "\n".join(bad))
+
+    bad = []
+    rows = dev.rows()
+    if sorted(rows) != list(range(dev.queues)):
+        bad.append("vectors %s, want 0-%d" % (sorted(rows), dev.queues - 1))
+    pols = {r.policy for r in rows.values()}
+    if pols != {dev.policy()}:
+        bad.append("policy %s, the policy file says %s" % (sorted(pols),
+                                                           dev.policy()))
+    for q, r in sorted(rows.items()):
+        state = "admin" if q in admin else \
+            "inactive" if q >= active else "active"
+        cpus = aff[q] if q < active else None
+        if (r.irq, r.kind, r.state, r.cpus) != (dev.irqs[q], "spread", state,
+                                                cpus):
+            bad.append("vector %d: irq %s %s %s cpus %s; want irq %d spread "
+                       "%s cpus %s"
+                       % (q, r.irq, r.kind, r.state,
+                          "-" if r.cpus is None else fmt_cpulist(r.cpus),
+                          dev.irqs[q], state,
+                          "-" if cpus is None else fmt_cpulist(cpus)))
+    t.result(not bad, "%s: debugfs table agrees with /proc/irq" % what,
+             "\n".join(bad))
+
+
+# ---------------------------------------------------------------------------
+# The rules that hold on any machine
+
+def rule_problems(topo, node, policy, masks, effs, fresh=True):
+    """{rule: [problems]} of the placement of one device's queues in use:
+    @masks their IRQ affinities, @effs their effective CPUs, in queue order.
+    @fresh: placed afresh (registration, policy write, ethtool -L, CPU
+    online), so that the order rules apply; else (after a CPU went offline,
+    which moves only the vectors it held) only the rules on the set of
+    vectors.  Read Documentation/core-api/irq_spread.rst, "Rules"."""
+    elig = topo.eligible()
+    nvec, nslots = len(masks), len(elig)
+    out = collections.OrderedDict()
+    p = out.setdefault("only eligible CPUs", [])
+    for q in range(nvec):
+        if not masks[q] <= elig or not effs[q] <= elig:
+            p.append("queue %d: CPUs %s, effective %s, eligible %s"
+                     % (q, fmt_cpulist(masks[q]), fmt_cpulist(effs[q]),
+                        fmt_cpulist(elig)))
+
+    # Counted by effective CPU: where the interrupts end.
+    count = {c: 0 for c in elig}
+    for e in effs:
+        for c in e & elig:
+            count[c] += 1
+    lo, hi = nvec // nslots, -(-nvec // nslots)
+    p = out.setdefault("floor or ceiling of vectors/slots per CPU", [])
+    over = [c for c in sorted(elig) if count[c] not in (lo, hi)]
+    if over:
+        p.append("%d vectors, %d slots: CPUs %s hold %s"
+                 % (nvec, nslots, fmt_cpulist(over),
+                    [count[c] for c in over]))
+
+    hops = collections.defaultdict(set)
+    for c in elig:
+        hops[topo.cpu_dist(node, c)].add(c)
+    p = out.setdefault("even per thread within a NUMA hop", [])
+    for d, cpus in sorted(hops.items()):
+        n = [count[c] for c in cpus]
+        if max(n) - min(n) > 1:
+            p.append("distance %d: CPUs %s hold %s vectors"
+                     % (d, fmt_cpulist(cpus), [count[c] for c in sorted(cpus)]))
+
+    cores = {topo.core(c, elig) for c in elig}
+    dist = [min(topo.cpu_dist(node, c) for c in m) if m else 0 for m in masks]
+    p = out.setdefault("nearest first", [])
+    if fresh:
+        # The first round: one vector per slot, one per core for core.
+        first = min(nvec, len(cores) if policy == "core" else nslots)
+        for q in range(1, first):
+            if dist[q] < dist[q - 1]:
+                p.append("queue %d at distance %d, queue %d at %d"
+                         % (q - 1, dist[q - 1], q, dist[q]))
+    elif policy != "core":
+        # A vector goes farther only once every nearer thread has one.
+        used = set().union(*effs) if effs else set()
+        for q in range(nvec):
+            idle = {c for c in elig if topo.cpu_dist(node, c) < dist[q]} - used
+            if idle:
+                p.append("queue %d at distance %d, CPUs %s nearer hold none"
+                         % (q, dist[q], fmt_cpulist(idle)))
+
+    core_of = [topo.core(min(e), elig) if e else frozenset() for e in effs]
+    if policy in ("numa-core", "core"):
+        # A core gets a second vector only once every core (of the hop,
+        # for numa-core) has one.
+        def peers(q):
+            if policy == "core":
+                return cores
+            return {k for k in cores
+                    if topo.cpu_dist(node, min(k)) == dist[q]}
+        p = out.setdefault("a core each before a second", [])
+        if fresh:
+            used = set()
+            for q in range(nvec):
+                if core_of[q] in used and not peers(q) <= used:
+                    p.append("queue %d: second vector on core %s while %s "
+                             "have none"
+                             % (q, fmt_cpulist(core_of[q]),
+                                ";".join(fmt_cpulist(k) for k in
+                                         sorted(peers(q) - used, key=min))))
+                used.add(core_of[q])
+        else:
+            held = collections.Counter(core_of)
+            for q in range(nvec):
+                idle = {k for k in peers(q) if not held[k]}
+                if held[core_of[q]] > 1 and idle:
+                    p.append("core %s holds %d vectors while %s hold none"
+                             % (fmt_cpulist(core_of[q]), held[core_of[q]],
+                                ";".join(fmt_cpulist(k)
+                                         for k in sorted(idle, key=min))))
+
+    p = out.setdefault("mask shapes", [])
+    held = collections.Counter(core_of)
+    for q in range(nvec):
+        if policy != "numa-core":
+            ok = len(masks[q]) == 1
+        elif held[core_of[q]] == 1:
+            ok = masks[q] == core_of[q]
+        else:
+            ok = len(masks[q]) == 1
+        if not ok:
+            p.append("queue %d: CPUs %s, core %s holds %d of the vectors"
+                     % (q, fmt_cpulist(masks[q]), fmt_cpulist(core_of[q]),
+                        held[core_of[q]]))
+    return out
+
+
+def check_rules(t, topo, dev, policy, what, active=None, fresh=True):
+    """check_placement()'s companion: the rules of rule_problems() on the
+    first @active queues of @dev, one KTAP line each."""
+    active = dev.queues if active is None else active
+    masks = dev.affinities()[:active]
+    effs = dev.effectives(active)
+    for rule, problems in rule_problems(topo, dev.node, policy, masks, effs,
+                                        fresh).items():
+        t.result(not problems, "%s: rule: %s" % (what, rule),
+                 "\n".join(problems))
+
+
+# ---------------------------------------------------------------------------
+# CPU hotplug, users, links and commands
+
+class Hotplug:
+    """CPU online/offline, put back online by restore()."""
+
+    def __init__(self):
+        self.offline = []
+
+    def set(self, cpu, on):
+        write_ok("%s/cpu%d/online" % (SYS_CPU, cpu), "1" if on else "0")
+        if on:
+            self.offline.remove(cpu)
+        else:
+            self.offline.append(cpu)
+
+    def restore(self):
+        for c in list(self.offline):
+            self.set(c, True)
+
+
+def pluggable(cpu):
+    return os.path.exists("%s/cpu%d/online" % (SYS_CPU, cpu))
 
 
 def as_user(uid, fn):
@@ -519,6 +767,10 @@ def run_cmd(*argv):
     return p.stdout
 
 
+def set_channels(dev, n):
+    run_cmd("ethtool", "-L", dev.ifname, "combined", str(n))
+
+
 # ---------------------------------------------------------------------------
 # Traffic between two linked netdevsim ports
 
@@ -559,11 +811,3 @@ def traffic(tx, rx, dst):
     got = 0
     while got < FRAMES:
         got += len(rx.recv(2048)) > 0
-
-
-def wait_for(cond, secs=20):
-    """Poll @cond: NAPI finishes a poll after it delivered the frames."""
-    end = time.monotonic() + secs
-    while not cond() and time.monotonic() < end:
-        time.sleep(0.05)
-    return cond()

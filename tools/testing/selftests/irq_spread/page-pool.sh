@@ -11,16 +11,24 @@
 irq_spread_python <<'PY'
 from irq_spread_lib import *
 
+# The guest, numa: the sender, no node, 1 queue: CPU 0 (one tier, no
+# load, CPU order).  The receiver, node 0, 1 queue: tier 0 is 0-3, CPU 0 has
+# a load of 1: CPU 1.
+SENDER, RECEIVER = "0", "1"
+
 
 def test(t):
-    require_lib()
-    topo = Topology()
+    topo, tables = machine(t)
+    set_default_policy("numa")
     if not os.path.exists(NSIM_BUS + "/link_device"):
         raise Skip("netdevsim without link_device")
     if len([n for n in topo.nodes if topo.node_cpus[n]]) < 2:
         raise Skip("needs two nodes with CPUs")
     a = Nsim(7700, 1)
     b = Nsim(7701, 1, topo.nodes[0])
+    for dev, want, what in ((a, SENDER, "sender"), (b, RECEIVER, "receiver")):
+        check_placement(t, dev, table(want) if tables else None, what)
+        check_rules(t, topo, dev, "numa", what)
     link(a, b)
     set_link(a.ifname, True)
     set_link(b.ifname, True)

@@ -3,14 +3,14 @@
 #
 # Admin override: an IRQ moved by hand through /proc/irq/N/smp_affinity_list
 # is marked admin in debugfs (the IRQ core's affinity notifier, from a work
-# item) and stays where the admin put it across ethtool -L down and up,
-# link down/up and the offline and online of another CPU that holds a
-# vector of the device, while the other queues follow the policy (placed
-# as if nothing had been moved); writing a policy to the device hands it
-# back.  Reads change nothing.  A write to a queue not in use is not the
-# admin's: the queue gets the policy's CPUs back with ethtool -L; nor is
-# the IRQ core's own move of a queue not in use off a CPU going offline.
-# Queues not in use lose their affinity hint.
+# item) and stays where the admin put it, XPS following it, across ethtool
+# -L down and up, link down/up and the offline and online of another CPU
+# that holds a vector of the device, while the other queues follow the
+# policy (placed as if nothing had been moved); writing a policy to the
+# device hands it back.  Reads change nothing.  A write to a queue not in
+# use is not the admin's: the queue gets the policy's CPUs back with
+# ethtool -L; nor is the IRQ core's own move of a queue not in use off a
+# CPU going offline.  Queues not in use lose their affinity hint.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'

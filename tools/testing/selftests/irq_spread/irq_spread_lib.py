@@ -4,8 +4,8 @@
 The tests place netdevsim devices with the irq_spread library and read back
 each queue's IRQ (/proc/irq/N/smp_affinity_list, effective_affinity_list,
 affinity_hint), the library's table of vectors in debugfs
-(/sys/kernel/debug/irq_spread/devices).  What they expect comes from two
-oracles, neither of them a copy of the library:
+(/sys/kernel/debug/irq_spread/devices) and the TX queues' XPS maps.  What
+they expect comes from two oracles, neither of them a copy of the library:
 
 - hand tables: the CPUs of each queue, worked out by hand in each test from
   the rules of Documentation/core-api/irq_spread.rst for the project's guest
@@ -485,6 +485,16 @@ class Nsim:
         write_ok("/proc/irq/%d/smp_affinity_list" % self.irqs[q],
                  fmt_cpulist(cpus))
 
+    def xps_file(self, q):
+        return "%s/queues/tx-%d/xps_cpus" % (self.sysfs, q)
+
+    def xps(self, q):
+        """TX queue @q's XPS CPUs, or None if the queue is not in sysfs."""
+        try:
+            return parse_hexmask(read(self.xps_file(q)))
+        except FileNotFoundError:
+            return None
+
     def rows(self):
         """This device's rows of the debugfs table: {vector: Row}."""
         return {r.vector: r for r in devices_table() if r.device == self.path}
@@ -504,7 +514,8 @@ class Nsim:
                 tuple((read("/proc/irq/%d/smp_affinity_list" % i),
                        read("/proc/irq/%d/effective_affinity_list" % i),
                        read("/proc/irq/%d/affinity_hint" % i))
-                      for i in self.irqs))
+                      for i in self.irqs),
+                tuple(self.xps(q) for q in range(self.queues)))
 
     def debugfs_rq(self, q):
         p = glob.glob("%s/netdevsim%d/ports/*/rq%d" % (NSIM_DEBUGFS, self.id,
@@ -529,7 +540,10 @@ def check_placement(t, dev, want, what, admin=(), active=None, eff=None):
       affinity (netdevsim's irqchip), a queue in use not the admin's has its
       affinity as hint, one not in use no hint; the debugfs table has one
       row per queue, with its IRQ, kind spread, its state (admin, inactive
-      or active) and, for a queue in use, the CPUs of /proc/irq/N.
+      or active) and, for a queue in use, the CPUs of /proc/irq/N; the TX
+      queues in use have XPS maps equal to their IRQ's affinity (the
+      driver's callback runs from a work item: polled), the others are not
+      in sysfs.
     """
     active = dev.queues if active is None else active
     online = parse_cpulist(read(SYS_CPU + "/online"))
@@ -580,6 +594,38 @@ def check_placement(t, dev, want, what, admin=(), active=None, eff=None):
                           "-" if cpus is None else fmt_cpulist(cpus)))
     t.result(not bad, "%s: debugfs table agrees with /proc/irq" % what,
              "\n".join(bad))
+    check_xps(t, dev, active, what)
+
+
+def check_xps(t, dev, active, what):
+    """XPS of each TX queue in use == its queue's IRQ affinity (polled); no
+    sysfs directory for a TX queue not in use.  A single-queue device has
+    no XPS (xps_cpus reads ENOENT)."""
+    if not os.path.exists(dev.xps_file(0)):
+        t.diag("%s: no XPS in this kernel (no %s): not checked"
+               % (what, dev.xps_file(0)))
+        return
+    if dev.queues < 2:
+        return
+
+    def bad():
+        out = []
+        for q in range(dev.queues):
+            x = dev.xps(q)
+            if q >= active:
+                if x is not None:
+                    out.append("TX queue %d not in use, in sysfs with XPS %s"
+                               % (q, fmt_cpulist(x)))
+                continue
+            a = dev.affinity(q)
+            if x != a:
+                out.append("TX queue %d: XPS %s, IRQ affinity %s"
+                           % (q, "(none)" if x is None else fmt_cpulist(x),
+                              fmt_cpulist(a)))
+        return out
+    wait_for(lambda: not bad(), 5)
+    t.result(not bad(), "%s: XPS of the TX queues in use is their IRQ's "
+             "affinity" % what, "\n".join(bad()))
 
 
 # ---------------------------------------------------------------------------

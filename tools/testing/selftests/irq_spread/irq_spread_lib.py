@@ -197,6 +197,15 @@ def parse_hexmask(s):
     return frozenset(i for i in range(v.bit_length()) if v >> i & 1)
 
 
+def fmt_hexmask(cpus, nr_cpus):
+    """@cpus as the kernel writes a mask of @nr_cpus bits: hex, a comma
+    between 32-bit words ("f6ff", "00000001,00000000")."""
+    v = sum(1 << c for c in cpus)
+    words = [v >> (32 * i) & 0xffffffff for i in range((nr_cpus + 31) // 32)]
+    top = "%x" % words[-1]
+    return ",".join([top] + ["%08x" % w for w in reversed(words[:-1])])
+
+
 def wait_for(cond, secs=20):
     """Poll @cond every 50 ms until it holds or @secs passed; return it."""
     end = time.monotonic() + secs

@@ -65,7 +65,7 @@ static struct irq_spread_vec *irq_spread_vec_alloc(struct irq_spread_dev *sd,
 {
 	struct irq_spread_vec *vec;
 
-	vec = kzalloc(struct_size(vec, masks, 5 * sd->stride), GFP_KERNEL);
+	vec = kzalloc(struct_size(vec, masks, 6 * sd->stride), GFP_KERNEL);
 	if (!vec)
 		return NULL;
 	vec->sd = sd;
@@ -76,6 +76,7 @@ static struct irq_spread_vec *irq_spread_vec_alloc(struct irq_spread_dev *sd,
 	vec->seen = vec->masks + 2 * sd->stride;
 	vec->admin_mask = vec->masks + 3 * sd->stride;
 	vec->now = vec->masks + 4 * sd->stride;
+	vec->home = vec->masks + 5 * sd->stride;
 	vec->notify.notify = irq_spread_vec_notify;
 	vec->notify.release = irq_spread_vec_notify_release;
 	return vec;
@@ -93,6 +94,7 @@ static void irq_spread_dev_free(struct irq_spread_dev *sd)
 	kvfree(sd->placed);
 	kvfree(sd->spare);
 	kfree(sd->eligible);
+	kfree(sd->usable);
 	kfree(sd->want);
 	kfree(sd->report);
 	bitmap_free(sd->changed);
@@ -160,9 +162,11 @@ irq_spread_dev_alloc(struct irq_spread_topology *topo,
 			   cpumask_size() / sizeof(long));
 	sd->reserved = kcalloc(max(nres, 1U), sizeof(*sd->reserved), GFP_KERNEL);
 	sd->eligible = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
+	sd->usable = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
 	sd->want = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
 	sd->report = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
-	if (!sd->reserved || !sd->eligible || !sd->want || !sd->report ||
+	if (!sd->reserved || !sd->eligible || !sd->usable || !sd->want ||
+	    !sd->report ||
 	    irq_spread_dev_arrays_alloc(sd, info->nr_vectors, &a))
 		goto err;
 	sd->vec = a.vec;
@@ -302,6 +306,7 @@ static int irq_spread_dev_add(struct irq_spread_dev *sd)
 		irq_spread_vec_refresh(sd, v, sd->placed, sd->nr_active);
 		irq_spread_vec_rmap(sd, sd->vec[v], sd->vec[v]->now);
 	}
+	irq_spread_dev_placed_afresh(sd);
 	list_add_tail(&sd->list, &irq_spread_devs);
 unlock:
 	mutex_unlock(&irq_spread_dev_lock);
@@ -826,6 +831,7 @@ int irq_spread_dev_resize(struct irq_spread_dev *sd, unsigned int nr_vectors)
 	}
 	/* The vectors kept are in the new array: only the old one goes. */
 	irq_spread_dev_arrays_free(&old);
+	irq_spread_dev_placed_afresh(sd);
 	irq_spread_dev_committed(sd);
 	goto unlock;
 

@@ -3,10 +3,13 @@
  * irq_spread devices and CPU hotplug: when a CPU goes offline, only the
  * vectors whose mask holds it move: each loses the CPU, and one left
  * without a CPU takes a mask of a fresh placement without the CPU that
- * the device's other vectors do not hold.  When a CPU comes online, each
- * device is placed afresh (with the other devices' load), and only the
- * vectors whose mask differs are applied.  As cpuhotplug.c does for the
- * interrupt core, nothing a CPU does not affect is touched.
+ * the device's other vectors do not hold, and remembers its home.  When a
+ * CPU comes online, the vectors CPU hotplug moved go back home, once every
+ * CPU of their home is online; a device last placed while the CPU could
+ * not be used is placed afresh.  As cpuhotplug.c does for the interrupt
+ * core, nothing a CPU does not affect is touched: a device placed around
+ * another is not placed again because a CPU neither of them used came
+ * and went.
  *
  * The library takes no CPU hotplug lock: a CPU going offline is marked
  * leaving, under irq_spread_dev_lock and before its vectors move, and no
@@ -165,12 +168,32 @@ slots:
 	kvfree(fresh);
 }
 
+/*
+ * Apply @sd->spare, the placement after a CPU went or came, if a spread
+ * vector @moved or the device has a reserved vector on every CPU, which
+ * follows every CPU; apply only what changed, and keep going past a
+ * vector the interrupt core refuses.
+ */
+static void irq_spread_dev_hotplug_commit(struct irq_spread_dev *sd, bool moved)
+{
+	unsigned int k;
+
+	for (k = 0; !moved && k < sd->pre + sd->post; k++)
+		moved = sd->reserved[k] == IRQ_SPREAD_ALL_CPUS;
+	if (!moved)
+		return;
+	irq_spread_dev_commit(sd, sd->spare, sd->nr_active, false, false);
+	swap(sd->placed, sd->spare);
+	irq_spread_dev_committed(sd);
+}
+
 /* @cpu is leaving: move the vectors of @sd whose mask holds it, only. */
 static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 				       unsigned int cpu)
 {
 	size_t longs = array_size(sd->nr_active, sd->stride);
 	unsigned int n = sd->topo->nr_cpus, k;
+	struct irq_spread_vec *vec;
 	unsigned long *mask, *empty;
 	bool moved = false;
 
@@ -185,6 +208,12 @@ static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 		mask = irq_spread_dev_mask(sd, sd->spare, k);
 		if (!test_bit(cpu, mask))
 			continue;
+		/* Where it goes back to: its first home, if moved before. */
+		vec = sd->vec[sd->pre + k];
+		if (!vec->displaced) {
+			bitmap_copy(vec->home, mask, sd->stride * BITS_PER_LONG);
+			vec->displaced = true;
+		}
 		/* A vector with other CPUs keeps them. */
 		irq_spread_topo_release(sd->topo, 1, mask, sd->stride);
 		__clear_bit(cpu, mask);
@@ -197,14 +226,7 @@ static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 	if (!bitmap_empty(empty, sd->nr_active))
 		irq_spread_dev_repair(sd, empty);
 	bitmap_free(empty);
-	/* Reserved vectors on every CPU lose this one too. */
-	for (k = 0; !moved && k < sd->pre + sd->post; k++)
-		moved = sd->reserved[k] == IRQ_SPREAD_ALL_CPUS;
-	if (!moved)
-		return;
-	irq_spread_dev_commit(sd, sd->spare, sd->nr_active, false, false);
-	swap(sd->placed, sd->spare);
-	irq_spread_dev_committed(sd);
+	irq_spread_dev_hotplug_commit(sd, moved);
 }
 
 /**
@@ -236,16 +258,49 @@ void irq_spread_devs_cpu_offline(struct irq_spread_topology *topo,
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_cpu_offline);
 
+/*
+ * @cpu came back: the vectors that CPU hotplug displaced go back home, if
+ * every CPU of their home is there again; nothing else moves.
+ */
+static void irq_spread_dev_cpu_back(struct irq_spread_dev *sd)
+{
+	struct irq_spread_topology *topo = sd->topo;
+	size_t longs = array_size(sd->nr_active, sd->stride);
+	unsigned int n = topo->nr_cpus, k;
+	struct irq_spread_vec *vec;
+	unsigned long *mask;
+	bool moved = false;
+
+	lockdep_assert_held(&irq_spread_dev_lock);
+	irq_spread_topo_eligible(topo, sd->want);
+	memcpy(sd->spare, sd->placed, longs * sizeof(long));
+	for (k = 0; k < sd->nr_active; k++) {
+		vec = sd->vec[sd->pre + k];
+		if (!vec->displaced || !bitmap_subset(vec->home, sd->want, n))
+			continue;
+		mask = irq_spread_dev_mask(sd, sd->spare, k);
+		irq_spread_topo_release(topo, 1, mask, sd->stride);
+		bitmap_copy(mask, vec->home, sd->stride * BITS_PER_LONG);
+		irq_spread_topo_hold(topo, 1, mask, sd->stride);
+		vec->displaced = false;
+		moved = true;
+	}
+	irq_spread_dev_hotplug_commit(sd, moved);
+}
+
 /**
  * irq_spread_devs_cpu_online - a CPU of a topology came online
  * @topo: the machine
  * @cpu: the CPU, online; or one that went offline, to undo its marking
  *	when taking it offline failed
  *
- * Places every device afresh, in registration order, each with the other
- * devices' load, and applies only the vectors whose mask changed: after a
- * CPU went offline and came back, that is what moved when it went.
- * Failures are logged: a device that cannot be placed keeps its placement.
+ * The inverse of irq_spread_devs_cpu_offline(): every vector that CPU
+ * hotplug moved goes back to where it was before, once all the CPUs it
+ * had are online, and only those vectors move.  A device last placed
+ * while @cpu could not be used (registered, or written a policy, while it
+ * was offline) is placed afresh instead, so that it uses @cpu too; only
+ * its vectors whose mask changed are applied.  Failures are logged: a
+ * device that cannot be placed keeps its placement.
  *
  * Context: process context, may sleep; from a CPU hotplug callback, with
  * the CPU hotplug lock held.
@@ -262,6 +317,10 @@ void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
 	list_for_each_entry(sd, &irq_spread_devs, list) {
 		if (sd->topo != topo)
 			continue;
+		if (test_bit(cpu, sd->usable)) {
+			irq_spread_dev_cpu_back(sd);
+			continue;
+		}
 		ret = irq_spread_dev_respread(sd, sd->nr_active, sd->policy,
 					      false, false);
 		if (ret)

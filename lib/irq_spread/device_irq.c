@@ -518,6 +518,26 @@ out:
 	return ret;
 }
 
+/**
+ * irq_spread_dev_placed_afresh - note that a device was placed afresh
+ * @sd: the device, whose placement now reflects every CPU it may use
+ *
+ * No vector is displaced by CPU hotplug any more, and the CPUs the
+ * placement could use are remembered, so that a CPU coming online that
+ * was not among them places the device afresh again.
+ *
+ * Context: irq_spread_dev_lock held.
+ */
+void irq_spread_dev_placed_afresh(struct irq_spread_dev *sd)
+{
+	unsigned int v;
+
+	lockdep_assert_held(&irq_spread_dev_lock);
+	irq_spread_topo_eligible(sd->topo, sd->usable);
+	for (v = 0; v < irq_spread_dev_nvec(sd); v++)
+		sd->vec[v]->displaced = false;
+}
+
 /* After a commit: the aRFS map and the driver follow the changed vectors. */
 void irq_spread_dev_committed(struct irq_spread_dev *sd)
 {
@@ -562,6 +582,7 @@ int irq_spread_dev_respread(struct irq_spread_dev *sd,
 	swap(sd->placed, sd->spare);
 	sd->nr_active = nr_active;
 	sd->policy = policy;
+	irq_spread_dev_placed_afresh(sd);
 	irq_spread_dev_committed(sd);
 	return ret;
 

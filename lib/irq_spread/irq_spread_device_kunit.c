@@ -1356,6 +1356,98 @@ static void irq_spread_test_dev_hotplug(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), c->before);
 }
 
+/* Register another device like @info on @name, its IRQs from @irq on. */
+static struct irq_spread_dev *dev_register_other(struct kunit *test,
+						 struct irq_spread_dev_info *info,
+						 const char *name,
+						 unsigned int irq)
+{
+	struct irq_spread_dev *sd;
+	unsigned int i;
+
+	info->dev = kunit_device_register(test, name);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, info->dev);
+	sd = dev_register_info(test, info);
+	for (i = 0; i < info->nr_vectors; i++)
+		KUNIT_ASSERT_EQ(test, irq_spread_dev_attach(sd, i, irq + i), 0);
+	fake_notify(test);
+	return sd;
+}
+
+/* CPU @cpu goes offline, then (@back) comes online again. */
+static void cpu_cycle(struct kunit *test, unsigned int cpu, bool back)
+{
+	struct dev_test *t = test->priv;
+
+	if (!test_bit(cpu, t->m->online)) {
+		__set_bit(cpu, t->m->online);
+		irq_spread_devs_cpu_online(&t->m->topo, cpu);
+		return;
+	}
+	irq_spread_devs_cpu_offline(&t->m->topo, cpu);
+	__clear_bit(cpu, t->m->online);
+	if (back) {
+		__set_bit(cpu, t->m->online);
+		irq_spread_devs_cpu_online(&t->m->topo, cpu);
+	}
+}
+
+/*
+ * Devices placed around each other: a CPU coming back moves only what
+ * went when it left.  A, no node, numa, 4 vectors: one tier, 0;1;2;3.  B,
+ * node 0, numa, 4 vectors: node 0 first whatever its load, 0;1;2;3.
+ */
+static void irq_spread_test_dev_hotplug_others(struct kunit *test)
+{
+	struct irq_spread_dev_info a = spread_info(test->priv, NUMA_NO_NODE,
+						   IRQ_SPREAD_NUMA, 4);
+	struct irq_spread_dev_info b = spread_info(test->priv, 0,
+						   IRQ_SPREAD_NUMA, 4);
+	struct irq_spread_dev_info c = spread_info(test->priv, 1,
+						   IRQ_SPREAD_NUMA, 4);
+
+	dev_register_other(test, &a, "irq_spread_test_a", FAKE_IRQ_BASE);
+	dev_register_other(test, &b, "irq_spread_test_b", FAKE_IRQ_BASE + 4);
+	KUNIT_ASSERT_STREQ(test, fake_affinities(test, 8), "0;1;2;3;0;1;2;3");
+
+	/* CPU 5, which neither uses: nothing moves, either way. */
+	fake_sets_zero(test);
+	cpu_cycle(test, 5, true);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 8), "0;1;2;3;0;1;2;3");
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 8), 0);
+
+	/*
+	 * CPU 1, which both use.  A, without CPU 1 and with B's load on 0-3,
+	 * would be 4;5;6;7: its vector 1 takes 4, which its others do not
+	 * hold.  B, without CPU 1 and with A's load on 0, 2-4, would be
+	 * 0;2;3 then node 1's least loaded, 5: its vector 1 takes 5.  Back,
+	 * both return, and nothing else moves.
+	 */
+	cpu_cycle(test, 1, false);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 8), "0;4;2;3;0;5;2;3");
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 8), 2);
+	fake_sets_zero(test);
+	cpu_cycle(test, 1, false);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 8), "0;1;2;3;0;1;2;3");
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 8), 2);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&cur_test()->m->topo), 8);
+
+	/*
+	 * C, node 1, registered while CPU 6 is offline: 4;5;7 on node 1,
+	 * then node 0, whose CPUs hold 2 each: 0.  When CPU 6 comes back, C
+	 * was placed without it and is placed afresh: 4;5;6;7.  A and B stay.
+	 */
+	cpu_cycle(test, 6, false);
+	dev_register_other(test, &c, "irq_spread_test_c", FAKE_IRQ_BASE + 8);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 12),
+			   "0;1;2;3;0;1;2;3;4;5;7;0");
+	fake_sets_zero(test);
+	cpu_cycle(test, 6, false);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 12),
+			   "0;1;2;3;0;1;2;3;4;5;6;7");
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 12), 2);
+}
+
 /* The driver hears of every change of a vector's CPUs, and of no other. */
 static void irq_spread_test_dev_changed(struct kunit *test)
 {
@@ -1436,6 +1528,7 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_dev_admin),
 	KUNIT_CASE(irq_spread_test_dev_kernel_moves),
 	KUNIT_CASE_PARAM(irq_spread_test_dev_hotplug, hotplug_gen_params),
+	KUNIT_CASE(irq_spread_test_dev_hotplug_others),
 	KUNIT_CASE(irq_spread_test_dev_changed),
 #ifdef CONFIG_CPU_RMAP
 	KUNIT_CASE(irq_spread_test_dev_rmap),

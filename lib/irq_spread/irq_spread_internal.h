@@ -213,6 +213,8 @@ int irq_spread_irq_notifier(unsigned int irq,
  * @admin: the administrator set the interrupt's affinity (@admin_mask):
  *	no re-spread applies anything to it until a policy is written
  * @has_now: the vector has CPUs (@now): it is in use
+ * @displaced: CPU hotplug moved the spread vector off @home, where it goes
+ *	back once every CPU of @home is online again
  * @hinted: the interrupt's affinity hint is @hint[@cur]
  * @cur: which of @hint was applied last
  * @rmap_index: its object in the device's reverse map, or -1
@@ -224,6 +226,8 @@ int irq_spread_irq_notifier(unsigned int irq,
  * @admin_mask: the administrator's mask, while @admin
  * @now: the vector's CPUs, as irq_spread_dev_vector_mask() gives them: the
  *	administrator's, or those of the placement
+ * @home: while @displaced, the spread vector's placement before CPU hotplug
+ *	took a CPU of it away
  * @masks: the memory of the masks above
  *
  * The masks are @sd->stride longs each, in @masks.
@@ -235,6 +239,7 @@ struct irq_spread_vec {
 	unsigned int irq;
 	bool admin;
 	bool has_now;
+	bool displaced;
 	bool hinted;
 	u8 cur;
 	int rmap_index;
@@ -242,6 +247,7 @@ struct irq_spread_vec {
 	unsigned long *seen;
 	unsigned long *admin_mask;
 	unsigned long *now;
+	unsigned long *home;
 	unsigned long masks[];
 };
 
@@ -268,6 +274,8 @@ struct irq_spread_vec {
  *	of them counted in the load of @topo
  * @spare: where the next placement is made, @nr masks
  * @eligible: the CPUs a %IRQ_SPREAD_ALL_CPUS vector gets
+ * @usable: the CPUs its last fresh placement could use: a CPU coming
+ *	online that was not among them places the device afresh
  * @want: scratch: one vector's mask
  * @changed: scratch: the vectors a commit changed, a bitmap of all vectors
  * @pending: the vectors whose change @ops has not been told of yet
@@ -298,6 +306,7 @@ struct irq_spread_dev {
 	unsigned long *placed;
 	unsigned long *spare;
 	unsigned long *eligible;
+	unsigned long *usable;
 	unsigned long *want;
 	unsigned long *changed;
 	unsigned long *pending;
@@ -354,6 +363,7 @@ void irq_spread_dev_work(struct work_struct *work);
 int irq_spread_dev_commit(struct irq_spread_dev *sd, const unsigned long *masks,
 			  unsigned int nr_active, bool reset, bool undo);
 void irq_spread_dev_committed(struct irq_spread_dev *sd);
+void irq_spread_dev_placed_afresh(struct irq_spread_dev *sd);
 int irq_spread_dev_respread(struct irq_spread_dev *sd, unsigned int nr_active,
 			    enum irq_spread_policy policy, bool reset,
 			    bool undo);

@@ -9,8 +9,9 @@
 # to $RESULTS/selftests/.
 # kselftest exit codes: 0 pass, 4 skip, anything else fail.
 #
-# $ALONE_LIST is this project's tests: each expects placements computed
-# from the per-CPU load, which any other netdevsim device changes.
+# $ALONE_LIST is this project's tests: their hand-worked tables expect
+# the per-CPU load of their own devices only, which any other netdevsim
+# device changes.
 #
 # $PAIRED_LIST is the upstream netdevsim regression tests.  They spend their
 # time forking ethtool and awk, about 0.15 s apiece under TCG on one vCPU,

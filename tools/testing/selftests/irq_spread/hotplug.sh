@@ -129,6 +129,54 @@ def test(t):
     what = "numa, no node, a device registered after the cycles"
     check_placement(t, dev2, table(SECOND) if tables else None, what)
     check_rules(t, topo, dev2, "numa", what)
+    dev2.remove()
+    dev.remove()
+    around(t, topo, tables)
+
+
+# Two devices placed around each other, numa: A, no node, 0 1 2 3 (one
+# tier, CPU order); then B, node 0: node 0 first whatever its load,
+# 0 1 2 3.
+#   CPU 9, which neither uses, offline and online: nothing moves.  (Placed
+#     afresh with B's load, A would move to 4 5 6 7.)
+#   CPU 1 offline: A's queue 1 lost its CPU.  A's fresh placement without
+#     CPU 1 and with B's load on 0, 2, 3: 4 5 6 7; the one its others do
+#     not hold, first: 4.  B's without CPU 1 and with A's load on 0, 2, 3,
+#     4: node 0's 0 2 3, then node 1's least loaded, 5.  B's queue 1: 5.
+#   CPU 1 online: both queues 1 back, nothing else.
+AROUND = ("0 1 2 3", "0 1 2 3")
+AROUND_OFF = ("0 4 2 3", "0 5 2 3")
+
+
+def around(t, topo, tables):
+    a = Nsim(7502, 4)
+    b = Nsim(7503, 4, topo.nodes[0])
+    both = lambda: (a.affinities(), b.affinities())
+    want = lambda pair: tuple(table(m) for m in pair) if tables else None
+    start = both()
+    if tables:
+        t.eq(start, want(AROUND), "two devices around each other: placed")
+    idle = 9 if tables else next(
+        (c for c in sorted(topo.eligible()) if pluggable(c) and
+         all(c not in m for m in start[0] + start[1])), None)
+    if idle is not None:
+        hp.set(idle, False)
+        hp.set(idle, True)
+        t.eq(both(), start, "two devices: CPU %d, which neither uses, "
+             "went and came back: nothing moved" % idle)
+    cpu = min(start[0][1])
+    if not pluggable(cpu):
+        return
+    hp.set(cpu, False)
+    off = both()
+    if tables:
+        t.eq(off, want(AROUND_OFF), "two devices, CPU %d offline" % cpu)
+    t.eq((moved(start[0], off[0]), moved(start[1], off[1])),
+         ([q for q in range(4) if cpu in start[0][q]],
+          [q for q in range(4) if cpu in start[1][q]]),
+         "two devices, CPU %d offline: only the vectors it held moved" % cpu)
+    hp.set(cpu, True)
+    t.eq(both(), start, "two devices, CPU %d online again: as before" % cpu)
 
 
 run("irq_spread CPU hotplug", test, hp.restore)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-guest.sh config|config-nosmp|build O_DIR
+# build-guest.sh config|config-nosmp|build|build-nosmp O_DIR
 #
 # config: make O_DIR/.config from x86_64 allnoconfig + the merged fragment
 #         (below), when it changed since the last time (or there is none),
@@ -9,6 +9,8 @@
 # config-nosmp: the same with CONFIG_SMP=n, for the uniprocessor W=1 gate;
 #         what needs SMP drops there, so nothing is checked.
 # build:  config, then build bzImage and modules.
+# build-nosmp: the same for the uniprocessor guest, whose fragment is
+#         pipeline/nosmp.config alone (CONFIG_SMP=n, small, no modules).
 #
 # The merged fragment is the upstream config fragment (`config`) of every
 # selftest suite the pipeline runs, the folders of the tests named in
@@ -37,10 +39,22 @@ suite_configs()
 	done
 }
 
-# Print the merged fragment: the suites' fragments, pipeline/guest.config,
-# then the lines given as arguments, each setting of a symbol replacing
-# those before it.  "# CONFIG_X is not set" reads as CONFIG_X=n.  Each
-# symbol comes under a "# from FILE" line naming where its value came from.
+# The fragments to merge, in order.
+fragments()
+{
+	if [ "$mode" = build-nosmp ]; then
+		echo "$PIPELINE_DIR/nosmp.config"
+	else
+		suite_configs
+		echo "$frag"
+	fi
+}
+
+# Print the merged fragment: the suites' fragments, pipeline/guest.config
+# (or pipeline/nosmp.config alone), then the lines given as arguments,
+# each setting of a symbol replacing those before it.  "# CONFIG_X is not
+# set" reads as CONFIG_X=n.  Each symbol comes under a "# from FILE" line
+# naming where its value came from.
 merged_fragment()
 {
 	# shellcheck disable=SC2046
@@ -76,7 +90,7 @@ merged_fragment()
 				if (who[order[i]] == files[f])
 					print val[order[i]]
 		}
-	}' $(suite_configs) "$frag"
+	}' $(fragments)
 }
 
 # Each symbol the merged fragment sets must have its value in .config; a
@@ -127,7 +141,7 @@ config)
 config-nosmp)
 	make_config CONFIG_SMP=n
 	;;
-build)
+build|build-nosmp)
 	make_config
 	verify_config
 	log=$out/build.log
@@ -140,6 +154,6 @@ build)
 	echo "guest build: $(cd "$out" && ls -l arch/x86/boot/bzImage | awk '{print $5}') bytes bzImage, $(find "$out" -name '*.ko' | wc -l) modules"
 	;;
 *)
-	die "usage: build-guest.sh config|config-nosmp|build O_DIR"
+	die "usage: build-guest.sh config|config-nosmp|build|build-nosmp O_DIR"
 	;;
 esac

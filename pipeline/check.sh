@@ -11,6 +11,9 @@
 #   gates        checkpatch --strict, kernel-doc, W=1 (also with SMP=n),
 #                coccicheck
 #   kunit        KUnit under UML, one .kunitconfig per suite
+#   nosmp        a uniprocessor (CONFIG_SMP=n) kernel with netdevsim and
+#                irq_spread, booted on one vCPU for a few checks of netdevsim
+#                ports
 #   guest        two guests on the NUMA + SMT machine: the first (booted
 #                after guest-build) runs the built-in KUnit suites, the
 #                irq_spread selftests, then the upstream netdevsim ones; the
@@ -19,13 +22,14 @@
 #
 # Every stage runs even when an earlier one failed (except those that need
 # its output), so one run reports everything.  Ends with the stage times and
-# one line "N passed, N failed" counting KUnit cases and selftests; a failed
-# gate, build or splat check adds one to "failed".  Exits 0 iff nothing failed.
+# one line "N passed, N failed" counting KUnit cases, selftests and the
+# nosmp guest's checks; a failed gate, build or splat check adds one to
+# "failed".  Exits 0 iff nothing failed.
 set -uo pipefail
 
 . "$(dirname "$0")/lib.sh"
 
-STAGES="deps prepare guest-build gates kunit guest"
+STAGES="deps prepare guest-build gates kunit nosmp guest"
 # The guests, each "name|boot arguments|selftest list run one at a time|
 # list run two at a time, after kmemleak's report" (selftests-job.sh).  The
 # first runs the KUnit suites built into the kernel at boot, the irq_spread
@@ -242,6 +246,57 @@ stage_kunit()
 	count_kunit "kunit (UML)" "$log"
 }
 
+# Count the KTAP lines "ok N name", "ok N name # SKIP why" and "not ok N
+# name" of file $2, written by $1; its plan "1..N" must match them.  Each
+# failure is shown with the "# " lines under it.
+count_ktap()
+{
+	local what=$1 f=$2 p s n plan
+
+	[ -f "$f" ] || { fail "$what: no results ($f)"; return; }
+	p=$(grep -c -E '^ok [0-9]+ ' "$f")
+	s=$(grep -c -E '^ok [0-9]+ .*# SKIP' "$f")
+	n=$(grep -c -E '^not ok [0-9]+ ' "$f")
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$f")
+	passed=$((passed + p - s))
+	skipped=$((skipped + s))
+	failed=$((failed + n))
+	note "$what: $((p - s)) passed, $n failed, $s skipped ($f)"
+	[ "${plan:-none}" = $((p + n)) ] ||
+		fail "$what: ${plan:-no} planned checks, $((p + n)) ran"
+	awk '/^not ok / { show = 1; print; next }
+	     /^(ok |1\.\.)/ { show = 0 }
+	     show && /^#/' "$f" | head -n 60
+}
+
+# The uniprocessor guest: a CONFIG_SMP=n kernel (pipeline/nosmp.config)
+# with netdevsim and irq_spread built in, where placement is a no-op, on one
+# vCPU.  Built and booted while the first guest runs; its job
+# (guest/nosmp-job.sh) creates, checks and removes netdevsim ports, one
+# KTAP line per check.
+stage_nosmp()
+{
+	local out=$RUN/nosmp job=$RUN/nosmp-job.sh t0 rc
+
+	bash "$PIPELINE_DIR/build-guest.sh" build-nosmp "$BUILD/nosmp" ||
+		{ fail "nosmp: kernel did not build"; return; }
+	cat > "$job" <<-JOB
+		. $PIPELINE_DIR/guest/nosmp-job.sh
+	JOB
+	echo "nosmp: booting (console: $out/console.log)"
+	t0=$(date +%s)
+	if ! bash "$PIPELINE_DIR/run-guest.sh" --nosmp "$out" "$job" 600 \
+		> "$LOG/run-nosmp.log" 2>&1; then
+		cat "$LOG/run-nosmp.log"
+		fail "nosmp: the guest did not finish its job"
+	fi
+	echo "nosmp: ran $(($(date +%s) - t0))s from power-on to power-off"
+	rc=$(cat "$out/job.rc" 2>/dev/null || echo none)
+	[ "$rc" = 0 ] || fail "nosmp: the guest job exited $rc (console: $out/console.log)"
+	count_ktap nosmp "$out/ktap.txt"
+	check_splats "$out" nosmp
+}
+
 stage_guest_build()
 {
 	bash "$PIPELINE_DIR/build-guest.sh" build "$BUILD/guest" ||
@@ -295,10 +350,11 @@ guests_more_start()
 	MORE_PID=$!
 }
 
-# Report splats in the guest's kernel log; each kind found is one failure.
+# Report splats in the kernel log of guest $2 (default: guest), whose
+# results are in $1; each kind found is one failure.
 check_splats()
 {
-	local out=$1 pat hits
+	local out=$1 what=${2:-guest} pat hits
 
 	pat='BUG: |WARNING: |Oops|Kernel panic|general protection fault|UBSAN: |'
 	pat+='INFO: possible |kernel BUG at|Call Trace:|kmemleak: [0-9]+ new suspected'
@@ -306,11 +362,11 @@ check_splats()
 	hits=$(echo "$hits" | grep -a -E "$pat" | head -n 20)
 	if [ -n "$hits" ]; then
 		echo "$hits"
-		fail "guest: kernel splat (full log: $out/dmesg.txt)"
+		fail "$what: kernel splat (full log: $out/dmesg.txt)"
 	fi
 	if [ -s "$out/kmemleak.txt" ]; then
 		head -n 40 "$out/kmemleak.txt"
-		fail "guest: kmemleak reports leaks ($out/kmemleak.txt)"
+		fail "$what: kmemleak reports leaks ($out/kmemleak.txt)"
 	fi
 }
 

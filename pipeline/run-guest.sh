@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-guest.sh OUTDIR JOB [TIMEOUT_S] [EXTRA_KERNEL_ARGS]
+# run-guest.sh [--nosmp] OUTDIR JOB [TIMEOUT_S] [EXTRA_KERNEL_ARGS]
 #
 # Boot the NUMA + SMT test guest on the built kernel, run JOB (a bash script)
 # inside it, and leave in OUTDIR: console.log, dmesg.txt, kmemleak.txt, job.rc
@@ -11,34 +11,47 @@
 # The machine (pipeline issue): 16 vCPUs, 2 sockets, 2 NUMA nodes per socket,
 # 2 cores per node, 2 threads per core; SLIT 10 local, 12 within a socket,
 # 32 across sockets.  TCG: KVM does not work on the build machines.
+#
+# --nosmp: the uniprocessor guest instead, one vCPU and 512 MiB, on the
+# CONFIG_SMP=n kernel of build-guest.sh build-nosmp.
 set -euo pipefail
 
 . "$(dirname "$0")/lib.sh"
 
+machine=numa
+if [ "${1:-}" = --nosmp ]; then
+	machine=nosmp
+	shift
+fi
 out=$1
 job=$2
 limit=${3:-2400}
 extra=${4:-}
-kernel=$BUILD/guest/arch/x86/boot/bzImage
 
-[ -f "$kernel" ] || die "no guest kernel at $kernel: run make guest-build"
+if [ $machine = nosmp ]; then
+	kernel=$BUILD/nosmp/arch/x86/boot/bzImage
+	hw=(-m 512M -smp 1)
+else
+	kernel=$BUILD/guest/arch/x86/boot/bzImage
+	hw=(-m 2G -smp "16,sockets=2,cores=4,threads=2")
+	for n in 0 1 2 3; do
+		hw+=(-object "memory-backend-ram,id=m$n,size=512M"
+		     -numa "node,nodeid=$n,cpus=$((4 * n))-$((4 * n + 3)),memdev=m$n")
+	done
+	for a in 0 1 2 3; do
+		for b in 0 1 2 3; do
+			[ "$a" -lt "$b" ] || continue
+			# Nodes 0,1 are socket 0 and nodes 2,3 socket 1.
+			if [ $((a / 2)) -eq $((b / 2)) ]; then d=12; else d=32; fi
+			hw+=(-numa "dist,src=$a,dst=$b,val=$d")
+		done
+	done
+fi
+
+[ -f "$kernel" ] || die "no $machine guest kernel at $kernel: run pipeline/check.sh ${machine/numa/guest-build}"
 rm -rf "$out"
 mkdir -p "$out"
 cp "$job" "$out/job.sh"
-
-numa=()
-for n in 0 1 2 3; do
-	numa+=(-object "memory-backend-ram,id=m$n,size=512M"
-	       -numa "node,nodeid=$n,cpus=$((4 * n))-$((4 * n + 3)),memdev=m$n")
-done
-for a in 0 1 2 3; do
-	for b in 0 1 2 3; do
-		[ "$a" -lt "$b" ] || continue
-		# Nodes 0,1 are socket 0 and nodes 2,3 socket 1.
-		if [ $((a / 2)) -eq $((b / 2)) ]; then d=12; else d=32; fi
-		numa+=(-numa "dist,src=$a,dst=$b,val=$d")
-	done
-done
 
 # tsc=reliable: without it the kernel switches from tsc-early to tsc once its
 # watchdog has vetted the TSC, minutes into the run, and that switch's
@@ -59,7 +72,7 @@ done
 set +e
 timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
 	-machine q35 -accel tcg,thread=multi -cpu max,vendor=GenuineIntel \
-	-m 2G -smp 16,sockets=2,cores=4,threads=2 "${numa[@]}" \
+	"${hw[@]}" \
 	-kernel "$kernel" \
 	-append "console=ttyS0 root=hostroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro init=$PIPELINE_DIR/guest/init.sh panic=-1 tsc=reliable rcupdate.rcu_cpu_stall_timeout=120 $extra" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \

@@ -460,9 +460,10 @@ static int nsim_irq_pool_request(void *priv, unsigned int vector,
 		return irq;
 	/*
 	 * No affinity hint: the queues sharing the IRQ free it one by one,
-	 * and free_irq() warns about a hint still set.
+	 * and free_irq() warns about a hint still set.  Without SMP there is
+	 * nothing to place and irq_set_affinity() always fails.
 	 */
-	err = irq_set_affinity(irq, mask);
+	err = IS_ENABLED(CONFIG_SMP) ? irq_set_affinity(irq, mask) : 0;
 	if (err) {
 		nsim_irq_dom_unmap(dom, vector);
 		return err;

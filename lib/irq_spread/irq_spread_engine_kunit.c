@@ -25,55 +25,10 @@
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 /*
- * Seed 000: 2-socket AMD EPYC 7763, 64 cores per socket, SMT2, 16 nodes (one
- * per CCD, "L3 as NUMA"): node n = CPUs 8n..8n+7 and their siblings
- * 128+8n..128+8n+7.  SLIT: 10 local; within a socket, 11 between the two
- * nodes of a quadrant (nodes 2k and 2k+1), 12 otherwise; 32 across sockets.
+ * The seed machines are irq_spread_test_epyc, irq_spread_test_mana_vm,
+ * irq_spread_test_vm96 and irq_spread_test_xeon (irq_spread_kunit_machine.h),
+ * which other suites use too.
  */
-static int epyc_distance(int a, int b)
-{
-	if (a == b)
-		return 10;
-	if (a / 8 != b / 8)
-		return 32;
-	return a / 2 == b / 2 ? 11 : 12;
-}
-
-static const char * const epyc_nodes[] = {
-	"0-7,128-135",		"8-15,136-143",		"16-23,144-151",
-	"24-31,152-159",	"32-39,160-167",	"40-47,168-175",
-	"48-55,176-183",	"56-63,184-191",	"64-71,192-199",
-	"72-79,200-207",	"80-87,208-215",	"88-95,216-223",
-	"96-103,224-231",	"104-111,232-239",	"112-119,240-247",
-	"120-127,248-255",
-};
-
-static const struct test_machine epyc = {
-	.name = "EPYC 7763 2S 16N", .nr_cpus = 256, .nr_nodes = 16,
-	.node_cpus = epyc_nodes, .distance = epyc_distance,
-	.smt = 2, .smt_stride = 128,
-};
-
-/* Seed 002: MANA's Hyper-V VM, one node, 4 cores SMT2, siblings 2k, 2k+1. */
-static const char * const mana_nodes[] = { "0-7" };
-
-static const struct test_machine mana_vm = {
-	.name = "MANA VM 4C SMT2", .nr_cpus = 8, .nr_nodes = 1,
-	.node_cpus = mana_nodes, .smt = 2,
-};
-
-/*
- * Seed 002: the 2-node 96-vCPU Hyper-V VM of the MANA review, 24 cores SMT2
- * per node, siblings 2k, 2k+1; no SLIT, so the ACPI defaults 10 and 20.
- */
-static const char * const vm96_nodes[] = { "0-47", "48-95" };
-
-static const struct test_machine vm96 = {
-	.name = "VM 96 vCPU 2N", .nr_cpus = 96, .nr_nodes = 2,
-	.node_cpus = vm96_nodes, .remote = 20, .smt = 2,
-};
-
-/* Seed 004, the 2-socket Xeon, is irq_spread_test_xeon (the pools use it too). */
 
 /* Two nodes of four cores without SMT. */
 static const char * const nosmt_nodes[] = { "0-3", "4-7" };
@@ -188,76 +143,76 @@ struct spread_case {
 
 static const struct spread_case spread_cases[] = {
 	/* MANA's VM: cpumask_local_spread() order vs one vector per core. */
-	{ "mana numa 4", &mana_vm, 0, POL_NUMA, 4, .want = "0;1;2;3" },
-	{ "mana numa-core 4", &mana_vm, 0, POL_NUMA_CORE, 4,
+	{ "mana numa 4", &irq_spread_test_mana_vm, 0, POL_NUMA, 4, .want = "0;1;2;3" },
+	{ "mana numa-core 4", &irq_spread_test_mana_vm, 0, POL_NUMA_CORE, 4,
 	  .want = "0-1;2-3;4-5;6-7" },
-	{ "mana core 4", &mana_vm, 0, POL_CORE, 4, .want = "0;2;4;6" },
-	{ "mana numa 1", &mana_vm, 0, POL_NUMA, 1, .want = "0" },
-	{ "mana numa-core 1", &mana_vm, 0, POL_NUMA_CORE, 1, .want = "0-1" },
-	{ "mana numa 8 = slots", &mana_vm, 0, POL_NUMA, 8,
+	{ "mana core 4", &irq_spread_test_mana_vm, 0, POL_CORE, 4, .want = "0;2;4;6" },
+	{ "mana numa 1", &irq_spread_test_mana_vm, 0, POL_NUMA, 1, .want = "0" },
+	{ "mana numa-core 1", &irq_spread_test_mana_vm, 0, POL_NUMA_CORE, 1, .want = "0-1" },
+	{ "mana numa 8 = slots", &irq_spread_test_mana_vm, 0, POL_NUMA, 8,
 	  .want = "0;1;2;3;4;5;6;7" },
-	{ "mana core 8 = slots", &mana_vm, 0, POL_CORE, 8,
+	{ "mana core 8 = slots", &irq_spread_test_mana_vm, 0, POL_CORE, 8,
 	  .want = "0;2;4;6;1;3;5;7" },
 	/* Two vectors on every core: a thread each (MANA's 2026 fix). */
-	{ "mana numa-core 8 = slots", &mana_vm, 0, POL_NUMA_CORE, 8,
+	{ "mana numa-core 8 = slots", &irq_spread_test_mana_vm, 0, POL_NUMA_CORE, 8,
 	  .want = "0;2;4;6;1;3;5;7" },
-	{ "mana numa 12 > slots", &mana_vm, 0, POL_NUMA, 12,
+	{ "mana numa 12 > slots", &irq_spread_test_mana_vm, 0, POL_NUMA, 12,
 	  .want = "0;1;2;3;4;5;6;7;0;1;2;3" },
-	{ "mana core 20 >> slots", &mana_vm, 0, POL_CORE, 20,
+	{ "mana core 20 >> slots", &irq_spread_test_mana_vm, 0, POL_CORE, 20,
 	  .want = "0;2;4;6;1;3;5;7;0;2;4;6;1;3;5;7;0;2;4;6" },
-	{ "mana no node numa-core 3", &mana_vm, NUMA_NO_NODE, POL_NUMA_CORE, 3,
+	{ "mana no node numa-core 3", &irq_spread_test_mana_vm, NUMA_NO_NODE, POL_NUMA_CORE, 3,
 	  .want = "0-1;2-3;4-5" },
-	{ "mana offline isolated excluded numa", &mana_vm, 0, POL_NUMA, 5,
+	{ "mana offline isolated excluded numa", &irq_spread_test_mana_vm, 0, POL_NUMA, 5,
 	  "2", "5", "0", .want = "1;3;4;6;7" },
-	{ "mana offline isolated excluded numa-core", &mana_vm, 0, POL_NUMA_CORE, 5,
+	{ "mana offline isolated excluded numa-core", &irq_spread_test_mana_vm, 0, POL_NUMA_CORE, 5,
 	  "2", "5", "0", .want = "1;3;4;6;7" },
-	{ "mana offline isolated excluded core", &mana_vm, 0, POL_CORE, 5,
+	{ "mana offline isolated excluded core", &irq_spread_test_mana_vm, 0, POL_CORE, 5,
 	  "2", "5", "0", .want = "1;3;4;6;7" },
-	{ "mana all excluded: online", &mana_vm, 0, POL_NUMA, 2,
+	{ "mana all excluded: online", &irq_spread_test_mana_vm, 0, POL_NUMA, 2,
 	  NULL, NULL, "0-7", .want = "0;1" },
-	{ "mana rest offline, all excluded: online", &mana_vm, 0, POL_NUMA_CORE, 3,
+	{ "mana rest offline, all excluded: online", &irq_spread_test_mana_vm, 0, POL_NUMA_CORE, 3,
 	  "4-7", NULL, "0-3", .want = "0;2-3;1" },
-	{ "mana all isolated: online", &mana_vm, 0, POL_CORE, 2,
+	{ "mana all isolated: online", &irq_spread_test_mana_vm, 0, POL_CORE, 2,
 	  NULL, "0-7", NULL, .want = "0;2" },
 
 	/* EPYC: node 0, its quadrant partner 1, its socket 2-7, 8-15. */
-	{ "epyc node 0 numa 16", &epyc, 0, POL_NUMA, 16,
+	{ "epyc node 0 numa 16", &irq_spread_test_epyc, 0, POL_NUMA, 16,
 	  .want = "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135" },
-	{ "epyc node 0 numa 20", &epyc, 0, POL_NUMA, 20,
+	{ "epyc node 0 numa 20", &irq_spread_test_epyc, 0, POL_NUMA, 20,
 	  .want = "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135;8;9;10;11" },
-	{ "epyc node 0 numa-core 20", &epyc, 0, POL_NUMA_CORE, 20,
+	{ "epyc node 0 numa-core 20", &irq_spread_test_epyc, 0, POL_NUMA_CORE, 20,
 	  .want = "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135;"
 		  "8,136;9,137;10,138;11,139" },
-	{ "epyc node 0 core 20", &epyc, 0, POL_CORE, 20,
+	{ "epyc node 0 core 20", &irq_spread_test_epyc, 0, POL_CORE, 20,
 	  .want = "0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19" },
-	{ "epyc node 5 numa 20", &epyc, 5, POL_NUMA, 20,
+	{ "epyc node 5 numa 20", &irq_spread_test_epyc, 5, POL_NUMA, 20,
 	  .want = "40;41;42;43;44;45;46;47;168;169;170;171;172;173;174;175;"
 		  "32;33;34;35" },
-	{ "epyc node 5 core 20", &epyc, 5, POL_CORE, 20,
+	{ "epyc node 5 core 20", &irq_spread_test_epyc, 5, POL_CORE, 20,
 	  .want = "40;41;42;43;44;45;46;47;32;33;34;35;36;37;38;39;0;1;2;3" },
-	{ "epyc node 9 numa-core 4", &epyc, 9, POL_NUMA_CORE, 4,
+	{ "epyc node 9 numa-core 4", &irq_spread_test_epyc, 9, POL_NUMA_CORE, 4,
 	  .want = "72,200;73,201;74,202;75,203" },
-	{ "epyc node 14 core 10", &epyc, 14, POL_CORE, 10,
+	{ "epyc node 14 core 10", &irq_spread_test_epyc, 14, POL_CORE, 10,
 	  .want = "112;113;114;115;116;117;118;119;120;121" },
-	{ "epyc node 8 numa 4", &epyc, 8, POL_NUMA, 4, .want = "64;65;66;67" },
-	{ "epyc node 3 numa 1", &epyc, 3, POL_NUMA, 1, .want = "24" },
-	{ "epyc node 3 numa-core 1", &epyc, 3, POL_NUMA_CORE, 1, .want = "24,152" },
-	{ "epyc node 3 core 1", &epyc, 3, POL_CORE, 1, .want = "24" },
-	{ "epyc no node numa 4", &epyc, NUMA_NO_NODE, POL_NUMA, 4,
+	{ "epyc node 8 numa 4", &irq_spread_test_epyc, 8, POL_NUMA, 4, .want = "64;65;66;67" },
+	{ "epyc node 3 numa 1", &irq_spread_test_epyc, 3, POL_NUMA, 1, .want = "24" },
+	{ "epyc node 3 numa-core 1", &irq_spread_test_epyc, 3, POL_NUMA_CORE, 1, .want = "24,152" },
+	{ "epyc node 3 core 1", &irq_spread_test_epyc, 3, POL_CORE, 1, .want = "24" },
+	{ "epyc no node numa 4", &irq_spread_test_epyc, NUMA_NO_NODE, POL_NUMA, 4,
 	  .want = "0;1;2;3" },
-	{ "epyc no node numa-core 3", &epyc, NUMA_NO_NODE, POL_NUMA_CORE, 3,
+	{ "epyc no node numa-core 3", &irq_spread_test_epyc, NUMA_NO_NODE, POL_NUMA_CORE, 3,
 	  .want = "0,128;1,129;2,130" },
-	{ "epyc node 0 excluded isolated numa-core", &epyc, 0, POL_NUMA_CORE, 6,
+	{ "epyc node 0 excluded isolated numa-core", &irq_spread_test_epyc, 0, POL_NUMA_CORE, 6,
 	  NULL, "4", "0-3,128-131",
 	  .want = "5;6;7,135;132;133;134" },
-	{ "epyc node 0, node 1 half offline, numa 18", &epyc, 0, POL_NUMA, 18,
+	{ "epyc node 0, node 1 half offline, numa 18", &irq_spread_test_epyc, 0, POL_NUMA, 18,
 	  "8-15", NULL, NULL,
 	  .want = "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135;136;137" },
-	{ "epyc node 3 numa 256 = slots", &epyc, 3, POL_NUMA, 256 },
-	{ "epyc node 3 numa-core 1000", &epyc, 3, POL_NUMA_CORE, 1000 },
-	{ "epyc node 12 core 300", &epyc, 12, POL_CORE, 300 },
-	{ "epyc no node numa-core 257", &epyc, NUMA_NO_NODE, POL_NUMA_CORE, 257 },
-	{ "epyc node 7 core 70, holes", &epyc, 7, POL_CORE, 70,
+	{ "epyc node 3 numa 256 = slots", &irq_spread_test_epyc, 3, POL_NUMA, 256 },
+	{ "epyc node 3 numa-core 1000", &irq_spread_test_epyc, 3, POL_NUMA_CORE, 1000 },
+	{ "epyc node 12 core 300", &irq_spread_test_epyc, 12, POL_CORE, 300 },
+	{ "epyc no node numa-core 257", &irq_spread_test_epyc, NUMA_NO_NODE, POL_NUMA_CORE, 257 },
+	{ "epyc node 7 core 70, holes", &irq_spread_test_epyc, 7, POL_CORE, 70,
 	  "60-63", "56,190", "184-187" },
 
 	/* Xeon: siblings i and i + 28. */
@@ -276,24 +231,24 @@ static const struct spread_case spread_cases[] = {
 	{ "xeon node 0 numa-core 57", &irq_spread_test_xeon, 0, POL_NUMA_CORE, 57 },
 
 	/* The 96-vCPU VM of the MANA review: 64 vectors. */
-	{ "vm96 node 0 numa 64", &vm96, 0, POL_NUMA, 64,
+	{ "vm96 node 0 numa 64", &irq_spread_test_vm96, 0, POL_NUMA, 64,
 	  .want = "0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;"
 		  "22;23;24;25;26;27;28;29;30;31;32;33;34;35;36;37;38;39;40;"
 		  "41;42;43;44;45;46;47;48;49;50;51;52;53;54;55;56;57;58;59;"
 		  "60;61;62;63" },
-	{ "vm96 node 0 numa-core 64", &vm96, 0, POL_NUMA_CORE, 64,
+	{ "vm96 node 0 numa-core 64", &irq_spread_test_vm96, 0, POL_NUMA_CORE, 64,
 	  .want = "0;2;4;6;8;10;12;14;16;18;20;22;24;26;28;30;32;34;36;38;"
 		  "40;42;44;46;"
 		  "1;3;5;7;9;11;13;15;17;19;21;23;25;27;29;31;33;35;37;39;"
 		  "41;43;45;47;"
 		  "48-49;50-51;52-53;54-55;56-57;58-59;60-61;62-63;64-65;"
 		  "66-67;68-69;70-71;72-73;74-75;76-77;78-79" },
-	{ "vm96 node 1 core 64", &vm96, 1, POL_CORE, 64,
+	{ "vm96 node 1 core 64", &irq_spread_test_vm96, 1, POL_CORE, 64,
 	  .want = "48;50;52;54;56;58;60;62;64;66;68;70;72;74;76;78;80;82;84;"
 		  "86;88;90;92;94;0;2;4;6;8;10;12;14;16;18;20;22;24;26;28;30;"
 		  "32;34;36;38;40;42;44;46;49;51;53;55;57;59;61;63;65;67;69;"
 		  "71;73;75;77;79" },
-	{ "vm96 node 1 numa 200", &vm96, 1, POL_NUMA, 200 },
+	{ "vm96 node 1 numa 200", &irq_spread_test_vm96, 1, POL_NUMA, 200 },
 
 	/* No SMT: the three policies agree. */
 	{ "nosmt node 1 numa 6", &nosmt, 1, POL_NUMA, 6, .want = "4;5;6;7;0;1" },
@@ -652,31 +607,31 @@ struct load_case {
 };
 
 static const struct load_case load_cases[] = {
-	{ "epyc two numa NICs on 8 cores", &epyc,
+	{ "epyc two numa NICs on 8 cores", &irq_spread_test_epyc,
 	  0, POL_NUMA, 4, "0;1;2;3",
 	  0, POL_NUMA, 4, "4;5;6;7" },
-	{ "epyc two numa-core NICs on 8 cores", &epyc,
+	{ "epyc two numa-core NICs on 8 cores", &irq_spread_test_epyc,
 	  0, POL_NUMA_CORE, 4, "0,128;1,129;2,130;3,131",
 	  0, POL_NUMA_CORE, 4, "4,132;5,133;6,134;7,135" },
-	{ "epyc two core NICs on 8 cores", &epyc,
+	{ "epyc two core NICs on 8 cores", &irq_spread_test_epyc,
 	  0, POL_CORE, 4, "0;1;2;3",
 	  0, POL_CORE, 4, "4;5;6;7" },
-	{ "epyc numa-core NIC then numa NIC", &epyc,
+	{ "epyc numa-core NIC then numa NIC", &irq_spread_test_epyc,
 	  0, POL_NUMA_CORE, 4, "0,128;1,129;2,130;3,131",
 	  0, POL_NUMA, 4, "4;5;6;7" },
-	{ "epyc load never beats distance", &epyc,
+	{ "epyc load never beats distance", &irq_spread_test_epyc,
 	  0, POL_NUMA, 16, "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135",
 	  0, POL_NUMA, 2, "0;1" },
-	{ "epyc partly loaded node", &epyc,
+	{ "epyc partly loaded node", &irq_spread_test_epyc,
 	  0, POL_NUMA, 12, "0;1;2;3;4;5;6;7;128;129;130;131",
 	  0, POL_NUMA, 6, "132;133;134;135;0;1" },
-	{ "mana two numa NICs", &mana_vm,
+	{ "mana two numa NICs", &irq_spread_test_mana_vm,
 	  0, POL_NUMA, 4, "0;1;2;3",
 	  0, POL_NUMA, 4, "4;5;6;7" },
-	{ "mana numa NIC then numa-core NIC", &mana_vm,
+	{ "mana numa NIC then numa-core NIC", &irq_spread_test_mana_vm,
 	  0, POL_NUMA, 4, "0;1;2;3",
 	  0, POL_NUMA_CORE, 2, "4-5;6-7" },
-	{ "mana two core NICs", &mana_vm,
+	{ "mana two core NICs", &irq_spread_test_mana_vm,
 	  0, POL_CORE, 3, "0;2;4",
 	  0, POL_CORE, 3, "6;1;3" },
 	{ "xeon NICs on both nodes", &irq_spread_test_xeon,
@@ -718,7 +673,7 @@ static void irq_spread_test_load(struct kunit *test)
 /* Bad arguments: -EINVAL, the masks and the load untouched. */
 static void irq_spread_test_invalid(struct kunit *test)
 {
-	struct test_topo *t = irq_spread_test_topo_new(test, &mana_vm);
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_mana_vm);
 	unsigned long *masks = test_masks(test, t, 2);
 	unsigned long *orig = test_masks(test, t, 2);
 	struct irq_spread_topology *topo = &t->topo;
@@ -748,13 +703,13 @@ static void irq_spread_test_invalid(struct kunit *test)
 /* No CPU online at all: an error, never an empty mask. */
 static void irq_spread_test_no_cpu(struct kunit *test)
 {
-	struct test_topo *t = irq_spread_test_topo_new(test, &mana_vm);
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_mana_vm);
 	unsigned long *masks = test_masks(test, t, 1);
 
-	bitmap_zero(t->online, mana_vm.nr_cpus);
+	bitmap_zero(t->online, irq_spread_test_mana_vm.nr_cpus);
 	KUNIT_EXPECT_EQ(test, irq_spread_topo_cpus(&t->topo, 0, 1, IRQ_SPREAD_NUMA,
 						   NULL, masks, t->longs), -ENODEV);
-	KUNIT_EXPECT_TRUE(test, bitmap_empty(masks, mana_vm.nr_cpus));
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(masks, irq_spread_test_mana_vm.nr_cpus));
 }
 
 /* Hop masks from node distances, as the CPU-less fallback computes them. */
@@ -775,7 +730,7 @@ static void irq_spread_test_hops(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, irq_spread_hop_by_distance(&t->nodes, 2, h, hop, 12));
 
 	/* EPYC node 6: itself, its quadrant partner 7, its socket, all. */
-	t = irq_spread_test_topo_new(test, &epyc);
+	t = irq_spread_test_topo_new(test, &irq_spread_test_epyc);
 	hop = irq_spread_test_bitmap(test, t);
 	KUNIT_ASSERT_TRUE(test, irq_spread_hop_by_distance(&t->nodes, 6, 1, hop, 256));
 	KUNIT_EXPECT_TRUE(test, bitmap_equal(hop, irq_spread_test_cpus(test, t, "48-63,176-191"),

@@ -14,6 +14,47 @@
 
 #include "irq_spread_kunit_machine.h"
 
+static int epyc_distance(int a, int b)
+{
+	if (a == b)
+		return 10;
+	if (a / 8 != b / 8)
+		return 32;
+	return a / 2 == b / 2 ? 11 : 12;
+}
+
+static const char * const epyc_nodes[] = {
+	"0-7,128-135",		"8-15,136-143",		"16-23,144-151",
+	"24-31,152-159",	"32-39,160-167",	"40-47,168-175",
+	"48-55,176-183",	"56-63,184-191",	"64-71,192-199",
+	"72-79,200-207",	"80-87,208-215",	"88-95,216-223",
+	"96-103,224-231",	"104-111,232-239",	"112-119,240-247",
+	"120-127,248-255",
+};
+
+const struct test_machine irq_spread_test_epyc = {
+	.name = "EPYC 7763 2S 16N", .nr_cpus = 256, .nr_nodes = 16,
+	.node_cpus = epyc_nodes, .distance = epyc_distance,
+	.smt = 2, .smt_stride = 128,
+};
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_epyc);
+
+static const char * const mana_nodes[] = { "0-7" };
+
+const struct test_machine irq_spread_test_mana_vm = {
+	.name = "MANA VM 4C SMT2", .nr_cpus = 8, .nr_nodes = 1,
+	.node_cpus = mana_nodes, .smt = 2,
+};
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_mana_vm);
+
+static const char * const vm96_nodes[] = { "0-47", "48-95" };
+
+const struct test_machine irq_spread_test_vm96 = {
+	.name = "VM 96 vCPU 2N", .nr_cpus = 96, .nr_nodes = 2,
+	.node_cpus = vm96_nodes, .remote = 20, .smt = 2,
+};
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_vm96);
+
 static const char * const xeon_nodes[] = { "0-13,28-41", "14-27,42-55" };
 
 const struct test_machine irq_spread_test_xeon = {

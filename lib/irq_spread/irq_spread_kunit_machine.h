@@ -64,6 +64,23 @@ struct test_topo {
 };
 
 /*
+ * Seed 000: 2-socket AMD EPYC 7763, 64 cores per socket, SMT2, 16 nodes (one
+ * per CCD, "L3 as NUMA"): node n = CPUs 8n..8n+7 and their siblings
+ * 128+8n..128+8n+7.  SLIT: 10 local; within a socket, 11 between the two
+ * nodes of a quadrant (nodes 2k and 2k+1), 12 otherwise; 32 across sockets.
+ */
+extern const struct test_machine irq_spread_test_epyc;
+
+/* Seed 002: MANA's Hyper-V VM, one node, 4 cores SMT2, siblings 2k, 2k+1. */
+extern const struct test_machine irq_spread_test_mana_vm;
+
+/*
+ * Seed 002: the 2-node 96-vCPU Hyper-V VM of the MANA review, 24 cores SMT2
+ * per node, siblings 2k, 2k+1; no SLIT, so the ACPI defaults 10 and 20.
+ */
+extern const struct test_machine irq_spread_test_vm96;
+
+/*
  * Seed 004: 2-socket Xeon E5-2697 v3, 14 cores SMT2 per socket, 56 CPUs,
  * numbered as Intel firmware does: the first thread of every core (socket
  * 0, then 1), then the second threads, so siblings are i and i + 28.

@@ -459,6 +459,7 @@ guest_run()
 	cat > "$job" <<-JOB
 		SRC=$SRC
 		PIPELINE_DIR=$PIPELINE_DIR
+		export IRQ_SPREAD_MODULES=$BUILD/guest
 		ALONE_LIST=$alone
 		PAIRED_LIST=$paired
 		. $PIPELINE_DIR/guest/selftests-job.sh

@@ -9,7 +9,8 @@
 #   guest-build  the x86_64 NUMA guest kernel; then the guest boots in the
 #                background, beside gates and kunit
 #   gates        checkpatch --strict, kernel-doc, W=1 (also with SMP=n),
-#                coccicheck
+#                W=1 of the driver files the series patches (new warnings
+#                only), coccicheck
 #   kunit        KUnit under UML, one .kunitconfig per suite
 #   nosmp        a uniprocessor (CONFIG_SMP=n) kernel with netdevsim and
 #                irq_spread, booted on one vCPU for a few checks of netdevsim

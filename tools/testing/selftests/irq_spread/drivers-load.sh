@@ -87,32 +87,30 @@ def find_modules(t):
     return found
 
 
-def depends(path):
-    """The modules a .ko needs loaded first (modinfo -F depends)."""
-    out = subprocess.run(["modinfo", "-F", "depends", path], check=True,
-                         capture_output=True, text=True).stdout
-    return [canon(d) for d in out.strip().split(",") if d]
-
-
-def load_order(t, name, found, order, seen):
-    """Append name's dependencies, then name, to order (each once)."""
-    if name in seen:
-        return True
-    seen.add(name)
-    if name not in found:
-        return t.result(False, "%s: module found" % name,
-                        "no %s.ko beside the others" % name)
-    for dep in depends(found[name]):
-        if not load_order(t, dep, found, order, seen):
-            return False
-    order.append(name)
-    return True
-
-
 def run_cmd(args):
     """Run a command; return (exit code, its output)."""
     p = subprocess.run(args, capture_output=True, text=True)
     return p.returncode, (p.stdout + p.stderr).strip()
+
+
+def load_order(t, mod, name, found, order, seen):
+    """Append name's dependencies (modinfo -F depends), then name, to order,
+    each once; a failed check for module mod if one is missing."""
+    if name in seen:
+        return True
+    seen.add(name)
+    if name not in found:
+        return t.result(False, "%s: %s found" % (mod, name),
+                        "no %s.ko beside the others" % name)
+    rc, out = run_cmd(["modinfo", "-F", "depends", found[name]])
+    if rc:
+        return t.result(False, "%s: modinfo %s" % (mod, name),
+                        "modinfo %s: exit %d: %s" % (found[name], rc, out))
+    for dep in [canon(d) for d in out.split(",") if d]:
+        if not load_order(t, mod, dep, found, order, seen):
+            return False
+    order.append(name)
+    return True
 
 
 def pci_driver_devices(name):
@@ -137,7 +135,7 @@ def test(t):
                      % mod)
             continue
         order = []
-        if not load_order(t, mod, found, order, set()):
+        if not load_order(t, mod, mod, found, order, set()):
             continue
         t.diag("%s: insmod order %s" % (mod, " ".join(order)))
         inserted = []

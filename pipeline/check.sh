@@ -9,7 +9,8 @@
 #   guest-build  the x86_64 NUMA guest kernel; then the guest boots in the
 #                background, beside gates and kunit
 #   gates        checkpatch --strict, kernel-doc, W=1 (also with SMP=n),
-#                coccicheck
+#                W=1 of the driver files the series patches (new warnings
+#                only), coccicheck
 #   kunit        KUnit under UML, one .kunitconfig per suite
 #   nosmp        a uniprocessor (CONFIG_SMP=n) kernel with netdevsim and
 #                irq_spread, booted on one vCPU for a few checks of netdevsim
@@ -201,6 +202,149 @@ w1_build()
 	fi
 }
 
+# The .c files under drivers/ that a patch of the series touches.
+series_driver_files()
+{
+	local p
+
+	for p in $(grep -v -E '^(#|$)' "$REPO_DIR/patches/series" 2>/dev/null); do
+		sed -n 's|^+++ b/\(drivers/[^\t]*\.c\)\(\t.*\)\{0,1\}$|\1|p' \
+			"$REPO_DIR/patches/$p"
+	done | sort -u
+}
+
+# The warnings and errors of build log $1, sorted, one per line as "path:
+# warning: text", without the source tree $2, without the line and column
+# numbers, which a patch shifts, and with the locale's quotes as '.
+w1_warnings()
+{
+	grep -a -E ': (warning|error): ' "$1" |
+		LC_ALL=C sed -E -e "s|^$2/||" -e 's|^\./||' \
+			-e 's|^([^:]+):[0-9]+(:[0-9]+)?: |\1: |' \
+			-e "s/\xe2\x80[\x98\x99]/'/g" | LC_ALL=C sort
+}
+
+# What the W=1 verdict on driver file $1 depends on: the base, the file,
+# the guest config (and with it the compiler), its content and that of
+# every file the project lays that its last build included (its .o.cmd).
+w1_driver_key()
+{
+	local f=$1 cmd
+
+	cmd=$BUILD/w1/${f%/*}/.$(basename "${f%.c}").o.cmd
+	{
+		cat "$SRC/.irq_spread-base"
+		echo "$f"
+		cat "$BUILD/w1/.config" "$SRC/$f"
+		[ -f "$cmd" ] && sed "s|^|$SRC/|" "$CACHE/laid" |
+			grep -o -F -f - "$cmd" | LC_ALL=C sort -u |
+			while read -r h; do
+				echo "$h"
+				cat "$h"
+			done
+	} | sha256sum | cut -c1-64
+}
+
+# The same for the base's copy of $1: the base, the file, the guest config.
+w1_base_key()
+{
+	{
+		cat "$SRC/.irq_spread-base"
+		echo "$1"
+		cat "$BUILD/w1/.config" "$ORIG/$1"
+	} | sha256sum | cut -c1-64
+}
+
+# The pristine base tree, $BUILD/w1-base/src: symbolic links into $SRC
+# (cp -as, 3 s), made once per base, in which every file the project lays
+# is the pristine copy, or absent for the project's own files; and its
+# build directory, configured from the guest's W=1 config.
+w1_base_tree()
+{
+	local top=$BUILD/w1-base tree=$BUILD/w1-base/src f
+
+	if ! cmp -s "$SRC/.irq_spread-base" "$top/base" 2>/dev/null; then
+		rm -rf "$top"
+		mkdir -p "$top/build"
+		cp -as "$SRC" "$tree" || return 1
+		cp "$SRC/.irq_spread-base" "$top/base"
+	fi
+	while read -r f; do
+		if [ -e "$ORIG/$f" ]; then
+			[ ! -L "$tree/$f" ] && cmp -s "$ORIG/$f" "$tree/$f" && continue
+			rm -f "$tree/$f"
+			cp "$ORIG/$f" "$tree/$f"
+		else
+			rm -f "$tree/$f"
+		fi
+	done < "$CACHE/laid"
+	if ! cmp -s "$BUILD/w1/.config" "$top/config"; then
+		cp "$BUILD/w1/.config" "$top/build/.config"
+		make -C "$tree" O="$top/build" -s olddefconfig || return 1
+		cp "$BUILD/w1/.config" "$top/config"
+	fi
+}
+
+# Build object $2 of tree $1 in build directory $3 with W=1, from scratch,
+# output into log $4; fails if it does not build or is not in the config.
+w1_object()
+{
+	rm -f "$3/$2"
+	make -C "$1" O="$3" W=1 "$2" > "$4" 2>&1 && [ -f "$3/$2" ]
+}
+
+# W=1 gate of the upstream driver files the series patches, with the guest
+# config: a file's warnings (without line numbers) must be among those the
+# base's copy of it gives, so an upstream file that warns already fails
+# only on new warnings.  The base's warnings are kept per base, file and
+# config in $BUILD/w1-warnings; a file found clean is remembered under
+# $BUILD/w1-drivers-clean by w1_driver_key, so a warm run builds nothing.
+gate_w1_drivers()
+{
+	local f o k bk log=$LOG/w1-drivers.log base=$BUILD/w1-base
+	local files todo=() new clean=0
+
+	files=$(series_driver_files)
+	[ -n "$files" ] || return 0
+	if [ ! -f "$BUILD/w1/.config" ]; then
+		bash "$PIPELINE_DIR/build-guest.sh" config "$BUILD/w1" > "$log" 2>&1 ||
+			{ cat "$log"; fail "gates: W=1 (drivers) config"; return; }
+	fi
+	for f in $files; do
+		k=$(w1_driver_key "$f")
+		[ -e "$BUILD/w1-drivers-clean/$k" ] || todo+=("$f")
+	done
+	[ ${#todo[@]} -gt 0 ] || return 0
+	mkdir -p "$BUILD/w1-warnings" "$BUILD/w1-drivers-clean"
+	for f in "${todo[@]}"; do
+		o=${f%.c}.o
+		bk=$BUILD/w1-warnings/$(w1_base_key "$f")
+		if [ ! -f "$bk" ]; then
+			if ! w1_base_tree > "$log" 2>&1 ||
+			   ! w1_object "$base/src" "$o" "$base/build" "$log"; then
+				tail -n 40 "$log"
+				fail "gates: W=1 (drivers) base build of $o"
+				continue
+			fi
+			w1_warnings "$log" "$base/src" > "$bk"
+		fi
+		if ! w1_object "$SRC" "$o" "$BUILD/w1" "$log"; then
+			tail -n 40 "$log"
+			fail "gates: W=1 (drivers) build of $o"
+			continue
+		fi
+		new=$(w1_warnings "$log" "$SRC" | LC_ALL=C comm -13 "$bk" -)
+		if [ -n "$new" ]; then
+			echo "$new"
+			fail "gates: W=1 (drivers) new warnings in $o"
+			continue
+		fi
+		: > "$BUILD/w1-drivers-clean/$(w1_driver_key "$f")"
+		clean=$((clean + 1))
+	done
+	echo "W=1 (drivers): ${#todo[@]} of $(echo "$files" | wc -l) patched driver files built, $clean with no new warnings"
+}
+
 gate_coccicheck()
 {
 	local cocci log=$LOG/coccicheck.log dirs
@@ -225,6 +369,7 @@ stage_gates()
 	gate_checkpatch
 	gate_kernel_doc
 	gate_w1
+	gate_w1_drivers
 	gate_coccicheck
 }
 
@@ -315,6 +460,7 @@ guest_run()
 	cat > "$job" <<-JOB
 		SRC=$SRC
 		PIPELINE_DIR=$PIPELINE_DIR
+		export IRQ_SPREAD_MODULES=$BUILD/guest
 		ALONE_LIST=$alone
 		PAIRED_LIST=$paired
 		. $PIPELINE_DIR/guest/selftests-job.sh

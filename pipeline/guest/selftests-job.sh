@@ -22,6 +22,9 @@
 # down with each device, is what the tests of $ALONE_LIST did under
 # kmemleak before.  KASAN and lockdep stay on.
 #
+# $IRQ_SPREAD_MODULES, exported by the job, is the guest kernel's build
+# directory, where irq_spread/drivers-load.sh finds the .ko files.
+#
 # Each test may take $SELFTEST_TIMEOUT seconds (default 900):
 # ethtool-coalesce.sh took 605 s once while a second guest and a kernel
 # build shared the host.

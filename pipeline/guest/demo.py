@@ -10,7 +10,7 @@ import sys
 
 from irq_spread_lib import (DEVICES, FRAMES, POLICIES, Nsim, Topology,
                             fmt_cpulist, link, packet_sockets, read, set_link,
-                            traffic, wait_for, write_ok)
+                            traffic, traffic_until, wait_for, write_ok)
 
 QUEUES = 6
 
@@ -72,9 +72,9 @@ def main():
           " %d from node %d)" % (dest, dev.irqs[0], far, topo.dist(here, far),
                                  here))
     dev.set_affinity(0, [dest])
-    traffic(tx, rx, dst)
-    wait_for(lambda: read(rq + "/retargets") != before and
-             read(rq + "/page_nid") == str(far))
+    traffic_until(tx, rx, dst,
+                  lambda: read(rq + "/retargets") != before and
+                  read(rq + "/page_nid") == str(far))
     show_rq(rq, dev)
     # The notifier marks the write admin from a work item.
     wait_for(lambda: dev.rows()[0].state == "admin", 5)

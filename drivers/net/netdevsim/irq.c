@@ -11,10 +11,14 @@
  * handler in hard interrupt context; the handler schedules the queue's NAPI,
  * which therefore polls on the CPU the IRQ points to, as on a NIC.
  *
- * Each poll keeps the queue's page pool on the node it runs on with
- * page_pool_napi_retarget() and takes one RX buffer from the pool per packet
- * received, so that debugfs can show the retargets and the node of the last
- * page allocated.
+ * Page pool: each poll takes one RX buffer from the queue's page pool per
+ * packet received and hands it to a consumer, a work item that gives it back
+ * to the pool from process context, as a socket reader frees the pages of
+ * the packets it read: they go through the pool's ring and the pool refills
+ * its allocation cache from there.  The pool is created with
+ * PP_FLAG_NAPI_NODE, so net core moves it to the node NAPI polls on when it
+ * refills; nothing here calls into it.  debugfs shows how many polls saw
+ * the pool's node change and the node of the last page allocated.
  *
  * Pool mode: if the device's debugfs knob irq_pool is set to a number of
  * vectors before a port is created, the port's queues take their IRQs from
@@ -45,10 +49,14 @@
 #include <linux/nodemask.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <net/page_pool/helpers.h>
-#include <net/page_pool/napi_retarget.h>
 
 #include "netdevsim.h"
+
+/* RX buffers a queue's consumer holds at most; more are recycled at once. */
+#define NSIM_RX_HELD	64
 
 /**
  * struct nsim_irq_line - one interrupt line of a domain
@@ -93,7 +101,11 @@ struct nsim_irq_pool {
  * @pool_vector: the pool vector the queue holds, or -1
  * @requested: whether the queue's handler is requested on @line
  * @work: raises @line's IRQ on its CPU
- * @retargets: how many times a poll moved the queue's page pool to its node
+ * @held_lock: protects @nheld and @held
+ * @nheld: number of RX buffers in @held
+ * @held: RX buffers the consumer has yet to give back to their page pool
+ * @free_work: the consumer: gives @held back from process context
+ * @retargets: how many polls saw the queue's page pool change node
  * @page_nid: node of the last RX page taken from the pool, or %NUMA_NO_NODE
  * @ddir: the queue's debugfs directory
  * @name: the action name shown in /proc/interrupts
@@ -106,6 +118,10 @@ struct nsim_irq_vec {
 	int pool_vector;
 	bool requested;
 	struct irq_work work;
+	spinlock_t held_lock; /* protects nheld and held */
+	unsigned int nheld;
+	struct page *held[NSIM_RX_HELD];
+	struct work_struct free_work;
 	u64 retargets;
 	int page_nid;
 	struct dentry *ddir;
@@ -310,32 +326,66 @@ int nsim_rq_page_pool_nid(struct nsim_rq *rq)
  * @done: packets received by the poll
  * @budget: the poll's budget
  *
- * Keep the page pool on this CPU's node, then take one RX buffer per packet
- * from it, as a NIC refilling its ring would, and give it back: the node of
- * the last one shows where new pages come from.  A netpoll poll (budget 0)
- * may run with hard interrupts off and must not touch the page pool.
+ * Take one RX buffer per packet from the page pool, as a NIC refilling its
+ * ring would, and hand it to the queue's consumer: the node of the last one
+ * shows where new pages come from.  When the pool refills its allocation
+ * cache here, net core moves it to this CPU's node if it is another
+ * (PP_FLAG_NAPI_NODE); count the polls that saw that happen.  A netpoll
+ * poll (budget 0) may run with hard interrupts off and must not touch the
+ * page pool.
  *
  * Context: NAPI poll.
  */
 void nsim_rq_poll_done(struct nsim_rq *rq, int done, int budget)
 {
 	struct nsim_irq_vec *vec = nsim_rq_vec(rq);
+	struct page_pool *pool = rq->page_pool;
 	struct page *page;
-	int i;
+	int nid, i;
 
-	if (!budget || !vec || !rq->page_pool)
+	if (!budget || !vec || !pool)
 		return;
 
-	if (page_pool_napi_retarget(rq->page_pool))
-		WRITE_ONCE(vec->retargets, vec->retargets + 1);
-
+	nid = pool->p.nid;
+	spin_lock(&vec->held_lock);
 	for (i = 0; i < done; i++) {
-		page = page_pool_dev_alloc_pages(rq->page_pool);
+		page = page_pool_dev_alloc_pages(pool);
 		if (!page)
 			break;
 		WRITE_ONCE(vec->page_nid, page_to_nid(page));
-		page_pool_recycle_direct(rq->page_pool, page);
+		if (vec->nheld < NSIM_RX_HELD)
+			vec->held[vec->nheld++] = page;
+		else
+			page_pool_recycle_direct(pool, page);
 	}
+	spin_unlock(&vec->held_lock);
+
+	if (pool->p.nid != nid)
+		WRITE_ONCE(vec->retargets, vec->retargets + 1);
+	if (i)
+		schedule_work(&vec->free_work);
+}
+
+/*
+ * The consumer of a queue's RX buffers: it gives them back to their page
+ * pool outside NAPI, so they land in the pool's ring, not in its
+ * allocation cache.
+ */
+static void nsim_rx_free_work(struct work_struct *work)
+{
+	struct nsim_irq_vec *vec = container_of(work, struct nsim_irq_vec,
+						free_work);
+	struct page *held[NSIM_RX_HELD];
+	unsigned int i, n;
+
+	spin_lock_bh(&vec->held_lock);
+	n = vec->nheld;
+	memcpy(held, vec->held, n * sizeof(*held));
+	vec->nheld = 0;
+	spin_unlock_bh(&vec->held_lock);
+
+	for (i = 0; i < n; i++)
+		page_pool_put_full_page(held[i]->pp, held[i], false);
 }
 
 static int nsim_irq_page_nid_get(void *data, u64 *val)
@@ -405,6 +455,8 @@ static int nsim_irq_vec_init(struct nsim_irqs *irqs, struct netdevsim *ns,
 
 	vec->ns = ns;
 	vec->queue = queue;
+	spin_lock_init(&vec->held_lock);
+	INIT_WORK(&vec->free_work, nsim_rx_free_work);
 	vec->pool_vector = -1;
 	vec->page_nid = NUMA_NO_NODE;
 	vec->work = IRQ_WORK_INIT_HARD(nsim_irq_work);
@@ -431,6 +483,11 @@ static int nsim_irq_vec_init(struct nsim_irqs *irqs, struct netdevsim *ns,
 static void nsim_irq_vec_fini(struct nsim_irqs *irqs, struct nsim_irq_vec *vec)
 {
 	debugfs_remove(vec->ddir);
+	/* NAPI is gone: give back what the consumer still holds. */
+	if (vec->ns) {
+		cancel_work_sync(&vec->free_work);
+		nsim_rx_free_work(&vec->free_work);
+	}
 	/* The work names the IRQ: let a raise in flight end first. */
 	irq_work_sync(&vec->work);
 	if (vec->requested)

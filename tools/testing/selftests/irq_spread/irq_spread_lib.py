@@ -866,3 +866,19 @@ def traffic(tx, rx, dst):
     got = 0
     while got < FRAMES:
         got += len(rx.recv(2048)) > 0
+
+
+# A page pool refills its allocation cache, where net core moves it to the
+# node NAPI polls on, at the latest every PP_ALLOC_CACHE_REFILL (64) pages;
+# netdevsim takes one page per frame received.
+TRAFFIC_ROUNDS = 8
+
+
+def traffic_until(tx, rx, dst, cond):
+    """Send FRAMES frames at a time out of @tx, up to TRAFFIC_ROUNDS times,
+    until @cond holds after a round; return @cond."""
+    for _ in range(TRAFFIC_ROUNDS):
+        traffic(tx, rx, dst)
+        if wait_for(cond, 2):
+            return True
+    return cond()

@@ -11,15 +11,17 @@
 #   gates        checkpatch --strict, kernel-doc, W=1 (also with SMP=n),
 #                W=1 of the driver files the series patches (new warnings
 #                only), coccicheck
-#   kunit        KUnit under UML, one .kunitconfig per suite
 #   nosmp        a uniprocessor (CONFIG_SMP=n) kernel with netdevsim and
-#                irq_spread, booted on one vCPU for a few checks of netdevsim
-#                ports
+#                irq_spread, then booted on one vCPU (in the background
+#                when the guest stage runs) for a few checks of netdevsim
+#                ports and the upstream ethtool-coalesce.sh
+#   kunit        KUnit under UML, one .kunitconfig per suite
 #   guest        two guests on the NUMA + SMT machine: the first (booted
 #                after guest-build) runs the built-in KUnit suites, the
 #                irq_spread selftests, then the upstream netdevsim ones; the
 #                second, booted with isolcpus= and irq_spread.policy=, the
-#                tests that need those; results and splat checks of both
+#                tests that need those; results and splat checks of both,
+#                and of the uniprocessor guest
 #
 # Every stage runs even when an earlier one failed (except those that need
 # its output), so one run reports everything.  Ends with the stage times and
@@ -30,7 +32,7 @@ set -uo pipefail
 
 . "$(dirname "$0")/lib.sh"
 
-STAGES="deps prepare guest-build gates kunit nosmp guest"
+STAGES="deps prepare guest-build gates nosmp kunit guest"
 # The guests, each "name|boot arguments|selftest list run one at a time|
 # list run two at a time, after kmemleak's report" (selftests-job.sh).  The
 # first runs the KUnit suites built into the kernel at boot, the irq_spread
@@ -47,9 +49,11 @@ GUEST_MAIN="guest||$PIPELINE_DIR/irq-spread-selftests.list|$PIPELINE_DIR/netdevs
 GUEST_MORE=(
 	"guest-isolcpus|isolcpus=managed_irq,2-3,9 irq_spread.policy=numa-core irq_spread.policy=no-such-policy kunit.enable=0 kmemleak=off|$PIPELINE_DIR/irq-spread-isolcpus.list|"
 )
+NOSMP_LIST=$PIPELINE_DIR/nosmp-selftests.list
 GUEST_PID=
 GUEST_T0=
 MORE_PID=
+NOSMP_PID=
 LOG=$RUN/logs
 passed=0
 failed=0
@@ -416,29 +420,66 @@ count_ktap()
 
 # The uniprocessor guest: a CONFIG_SMP=n kernel (pipeline/nosmp.config)
 # with netdevsim and irq_spread built in, where placement is a no-op, on one
-# vCPU.  Built and booted while the first guest runs; its job
-# (guest/nosmp-job.sh) creates, checks and removes netdevsim ports, one
-# KTAP line per check.
+# vCPU.  Its job (guest/nosmp-job.sh) creates, checks and removes netdevsim
+# ports, one KTAP line per check, then runs the upstream selftests of
+# nosmp-selftests.list, which fork too much for the NUMA guest.  The stage
+# builds the kernel; the guest then runs in the background, beside UML
+# KUnit and the other guests, and the guest stage reports it (or this
+# stage, when the guest stage is not run).
 stage_nosmp()
 {
-	local out=$RUN/nosmp job=$RUN/nosmp-job.sh t0 rc
-
 	bash "$PIPELINE_DIR/build-guest.sh" build-nosmp "$BUILD/nosmp" ||
 		{ fail "nosmp: kernel did not build"; return; }
+	case " $want " in
+	*" guest "*)
+		nosmp_run &
+		NOSMP_PID=$!
+		;;
+	*)
+		nosmp_run
+		nosmp_results
+		;;
+	esac
+}
+
+# Boot the uniprocessor guest and run its job; the exit code of run-guest.sh
+# lands in $RUN/nosmp.rc, its run time in $RUN/nosmp.secs.
+nosmp_run()
+{
+	local job=$RUN/nosmp-job.sh t0
+
+	mkdir -p "$RUN"
 	cat > "$job" <<-JOB
+		SRC=$SRC
+		PIPELINE_DIR=$PIPELINE_DIR
 		. $PIPELINE_DIR/guest/nosmp-job.sh
+		PAIRED_LIST=$NOSMP_LIST
+		SELFTEST_JOBS=1
+		. $PIPELINE_DIR/guest/selftests-job.sh
 	JOB
-	echo "nosmp: booting (console: $out/console.log)"
+	echo "nosmp: booting (console: $RUN/nosmp/console.log)"
 	t0=$(date +%s)
-	if ! bash "$PIPELINE_DIR/run-guest.sh" --nosmp "$out" "$job" 600 \
-		> "$LOG/run-nosmp.log" 2>&1; then
+	bash "$PIPELINE_DIR/run-guest.sh" --nosmp "$RUN/nosmp" "$job" 1200 \
+		> "$LOG/run-nosmp.log" 2>&1
+	echo $? > "$RUN/nosmp.rc"
+	echo $(($(date +%s) - t0)) > "$RUN/nosmp.secs"
+}
+
+# Check the uniprocessor guest's results: its run, its job's exit code, its
+# KTAP checks, its selftests, its kernel log.
+nosmp_results()
+{
+	local out=$RUN/nosmp rc
+
+	if [ "$(cat "$RUN/nosmp.rc" 2>/dev/null)" != 0 ]; then
 		cat "$LOG/run-nosmp.log"
 		fail "nosmp: the guest did not finish its job"
 	fi
-	echo "nosmp: ran $(($(date +%s) - t0))s from power-on to power-off"
+	echo "nosmp: ran $(cat "$RUN/nosmp.secs" 2>/dev/null)s from power-on to power-off"
 	rc=$(cat "$out/job.rc" 2>/dev/null || echo none)
 	[ "$rc" = 0 ] || fail "nosmp: the guest job exited $rc (console: $out/console.log)"
 	count_ktap nosmp "$out/ktap.txt"
+	count_selftests "$out" nosmp "(nosmp) " "$NOSMP_LIST"
 	check_splats "$out" nosmp
 }
 
@@ -483,8 +524,8 @@ guest_start()
 
 # The other guests, one after the other in the background, once the gates
 # and UML KUnit are done: every guest competes for the host's two cores, and
-# the first guest's longest selftest, ethtool-coalesce.sh, ran 35% longer
-# beside another guest.  Each one's exit code lands in $RUN/<name>.rc.
+# a fork-bound selftest (ethtool-coalesce.sh, when the first guest ran it)
+# ran 35% longer beside another guest.  Each one's exit code lands in $RUN/<name>.rc.
 guests_more_start()
 {
 	local g
@@ -580,6 +621,11 @@ stage_guest()
 	for g in "${GUEST_MORE[@]}"; do
 		guest_results "$g" "$(cat "$RUN/${g%%|*}.rc" 2>/dev/null || echo none)"
 	done
+
+	if [ -n "$NOSMP_PID" ]; then
+		wait "$NOSMP_PID"
+		nosmp_results
+	fi
 }
 
 run_stage()

@@ -14,7 +14,7 @@
 #   nosmp        a uniprocessor (CONFIG_SMP=n) kernel with netdevsim and
 #                irq_spread, then booted on one vCPU (in the background
 #                when the guest stage runs) for a few checks of netdevsim
-#                ports and the upstream ethtool-coalesce.sh
+#                ports
 #   kunit        KUnit under UML, one .kunitconfig per suite
 #   guest        two guests on the NUMA + SMT machine: the first (booted
 #                after guest-build) runs the built-in KUnit suites, the
@@ -49,7 +49,6 @@ GUEST_MAIN="guest||$PIPELINE_DIR/irq-spread-selftests.list|$PIPELINE_DIR/netdevs
 GUEST_MORE=(
 	"guest-isolcpus|isolcpus=managed_irq,2-3,9 irq_spread.policy=numa-core irq_spread.policy=no-such-policy kunit.enable=0 kmemleak=off|$PIPELINE_DIR/irq-spread-isolcpus.list|"
 )
-NOSMP_LIST=$PIPELINE_DIR/nosmp-selftests.list
 GUEST_PID=
 GUEST_T0=
 MORE_PID=
@@ -421,11 +420,10 @@ count_ktap()
 # The uniprocessor guest: a CONFIG_SMP=n kernel (pipeline/nosmp.config)
 # with netdevsim and irq_spread built in, where placement is a no-op, on one
 # vCPU.  Its job (guest/nosmp-job.sh) creates, checks and removes netdevsim
-# ports, one KTAP line per check, then runs the upstream selftests of
-# nosmp-selftests.list, which fork too much for the NUMA guest.  The stage
-# builds the kernel; the guest then runs in the background, beside UML
-# KUnit and the other guests, and the guest stage reports it (or this
-# stage, when the guest stage is not run).
+# ports, one KTAP line per check.  The stage builds the kernel; the guest
+# then runs in the background, beside UML KUnit and the other guests, and
+# the guest stage reports it (or this stage, when the guest stage is not
+# run).
 stage_nosmp()
 {
 	bash "$PIPELINE_DIR/build-guest.sh" build-nosmp "$BUILD/nosmp" ||
@@ -450,23 +448,18 @@ nosmp_run()
 
 	mkdir -p "$RUN"
 	cat > "$job" <<-JOB
-		SRC=$SRC
-		PIPELINE_DIR=$PIPELINE_DIR
 		. $PIPELINE_DIR/guest/nosmp-job.sh
-		PAIRED_LIST=$NOSMP_LIST
-		SELFTEST_JOBS=1
-		. $PIPELINE_DIR/guest/selftests-job.sh
 	JOB
 	echo "nosmp: booting (console: $RUN/nosmp/console.log)"
 	t0=$(date +%s)
-	bash "$PIPELINE_DIR/run-guest.sh" --nosmp "$RUN/nosmp" "$job" 1200 \
+	bash "$PIPELINE_DIR/run-guest.sh" --nosmp "$RUN/nosmp" "$job" 600 \
 		> "$LOG/run-nosmp.log" 2>&1
 	echo $? > "$RUN/nosmp.rc"
 	echo $(($(date +%s) - t0)) > "$RUN/nosmp.secs"
 }
 
 # Check the uniprocessor guest's results: its run, its job's exit code, its
-# KTAP checks, its selftests, its kernel log.
+# KTAP checks, its kernel log.
 nosmp_results()
 {
 	local out=$RUN/nosmp rc
@@ -479,7 +472,6 @@ nosmp_results()
 	rc=$(cat "$out/job.rc" 2>/dev/null || echo none)
 	[ "$rc" = 0 ] || fail "nosmp: the guest job exited $rc (console: $out/console.log)"
 	count_ktap nosmp "$out/ktap.txt"
-	count_selftests "$out" nosmp "(nosmp) " "$NOSMP_LIST"
 	check_splats "$out" nosmp
 }
 
@@ -524,8 +516,8 @@ guest_start()
 
 # The other guests, one after the other in the background, once the gates
 # and UML KUnit are done: every guest competes for the host's two cores, and
-# a fork-bound selftest (ethtool-coalesce.sh, when the first guest ran it)
-# ran 35% longer beside another guest.  Each one's exit code lands in $RUN/<name>.rc.
+# the first guest's fork-bound selftests run longer beside another guest
+# (ethtool-coalesce.sh, when it ran there: 35%).  Each one's exit code lands in $RUN/<name>.rc.
 guests_more_start()
 {
 	local g

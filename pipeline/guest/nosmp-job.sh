@@ -10,9 +10,7 @@
 # ethtool -L, its removal; then a port of a device in pool mode.  No
 # traffic.  Each check is a KTAP line in $RESULTS/ktap.txt and on the
 # console, with what it found under it as "# " lines; a check that needs
-# a port not created is skipped ("# SKIP"); the plan comes last.  The job
-# check.sh writes then runs the upstream selftests of
-# pipeline/nosmp-selftests.list with guest/selftests-job.sh.
+# a port not created is skipped ("# SKIP"); the plan comes last.
 
 NSIM=/sys/bus/netdevsim
 DEVICES=/sys/kernel/debug/irq_spread/devices

@@ -19,9 +19,10 @@
 #   guest        two guests on the NUMA + SMT machine: the first (booted
 #                after guest-build) runs the built-in KUnit suites, the
 #                irq_spread selftests, then the upstream netdevsim ones; the
-#                second, booted with isolcpus= and irq_spread.policy=, the
-#                tests that need those; results and splat checks of both,
-#                and of the uniprocessor guest
+#                second, booted once the first has run its irq_spread
+#                selftests, with isolcpus= and irq_spread.policy=, the tests
+#                that need those; results and splat checks of both, and of
+#                the uniprocessor guest
 #
 # Every stage runs even when an earlier one failed (except those that need
 # its output), so one run reports everything.  Ends with the stage times and
@@ -38,14 +39,14 @@ STAGES="deps prepare guest-build gates nosmp kunit guest"
 # first runs the KUnit suites built into the kernel at boot (not the
 # benchmark, a slow case whose ratios under KASAN and TCG mean nothing; UML
 # runs it), the irq_spread selftests, which expect placements computed from
-# every device's load, alone, then the upstream netdevsim ones.  The second boots with CPUs that
-# irq_spread must never choose (a whole core, {2,3}, and one thread of
-# another, 9) and with a default policy followed by a value that names none,
-# which must be logged and change nothing; it runs two short tests.  It boots
-# with kmemleak=off: the first guest's tests run the same library code under
-# kmemleak (bad-input.sh writes bad policy names at run time), and kmemleak's
-# tracking and scans took this guest from 46 s to 87 s beside the first
-# guest's irq_spread tests.
+# every device's load, alone, then the upstream netdevsim ones.  The second
+# boots with CPUs that irq_spread must never choose (a whole core, {2,3},
+# and one thread of another, 9) and with a default policy followed by a
+# value that names none, which must be logged and change nothing; it runs
+# two short tests.  It boots with kmemleak=off: the first guest's tests run
+# the same library code under kmemleak (bad-input.sh writes bad policy
+# names at run time), and kmemleak's tracking and scans took this guest
+# from 46 s to 87 s beside the first guest's irq_spread tests.
 GUEST_MAIN="guest|kunit.filter=speed>slow|$PIPELINE_DIR/irq-spread-selftests.list|$PIPELINE_DIR/netdevsim-selftests.list"
 GUEST_MORE=(
 	"guest-isolcpus|isolcpus=managed_irq,2-3,9 irq_spread.policy=numa-core irq_spread.policy=no-such-policy kunit.enable=0 kmemleak=off|$PIPELINE_DIR/irq-spread-isolcpus.list|"
@@ -522,11 +523,11 @@ guest_start()
 # scans and the paired tests are left.  Two NUMA guests side by side are
 # slower than one after the other: their 32 vCPU threads share the host's
 # two cores, and a vCPU that spins on a lock whose holder's thread is not
-# running wastes its turn.  Measured in warm runs: with the upstream tests moved to the second
-# guest and both guests started together, make check took 833 s and
-# ethtool-ring.sh 186 s, against 488 s and 53 s with the second guest
-# started after the gates and UML KUnit.  Each one's exit code lands in
-# $RUN/<name>.rc.
+# running wastes its turn.  Measured in warm runs: with the upstream tests
+# moved to the second guest and both guests started together, make check
+# took 833 s and ethtool-ring.sh 186 s, against 488 s and 53 s with the
+# second guest started after the gates and UML KUnit.  Each one's exit code
+# lands in $RUN/<name>.rc.
 guests_more_start()
 {
 	local g

@@ -464,17 +464,25 @@ nosmp_run()
 # KTAP checks, its kernel log.
 nosmp_results()
 {
-	local out=$RUN/nosmp rc
-
-	if [ "$(cat "$RUN/nosmp.rc" 2>/dev/null)" != 0 ]; then
-		cat "$LOG/run-nosmp.log"
-		fail "nosmp: the guest did not finish its job"
-	fi
 	echo "nosmp: ran $(cat "$RUN/nosmp.secs" 2>/dev/null)s from power-on to power-off"
+	guest_job_ok nosmp "$(cat "$RUN/nosmp.rc" 2>/dev/null || echo none)"
+	count_ktap nosmp "$RUN/nosmp/ktap.txt"
+	check_splats "$RUN/nosmp" nosmp
+}
+
+# Guest $1 (results in $RUN/$1, qemu log in $LOG/run-$1.log) ran its job to
+# the end: $2, the exit code of its run-guest.sh, is 0, and so is the job's
+# own.  Each that is not is one failure.
+guest_job_ok()
+{
+	local name=$1 out=$RUN/$1 rc
+
+	if [ "$2" != 0 ]; then
+		cat "$LOG/run-$name.log"
+		fail "$name: the guest did not finish its job"
+	fi
 	rc=$(cat "$out/job.rc" 2>/dev/null || echo none)
-	[ "$rc" = 0 ] || fail "nosmp: the guest job exited $rc (console: $out/console.log)"
-	count_ktap nosmp "$out/ktap.txt"
-	check_splats "$out" nosmp
+	[ "$rc" = 0 ] || fail "$name: the guest job exited $rc (console: $out/console.log)"
 }
 
 stage_guest_build()
@@ -586,18 +594,13 @@ count_selftests()
 # ended well): its job's exit code, its selftests, its kernel log.
 guest_results()
 {
-	local name args alone paired out rc tag lists=()
+	local name args alone paired out tag lists=()
 
 	IFS='|' read -r name args alone paired <<< "$1"
 	out=$RUN/$name
 	tag=${name#guest}
 	tag=${tag#-}
-	if [ "$2" != 0 ]; then
-		cat "$LOG/run-$name.log"
-		fail "$name: the guest did not finish its job"
-	fi
-	rc=$(cat "$out/job.rc" 2>/dev/null || echo none)
-	[ "$rc" = 0 ] || fail "$name: the guest job exited $rc (console: $out/console.log)"
+	guest_job_ok "$name" "$2"
 	[ -z "$alone" ] || lists+=("$alone")
 	[ -z "$paired" ] || lists+=("$paired")
 	count_selftests "$out" "$name" "${tag:+($tag) }" "${lists[@]}"

@@ -496,7 +496,7 @@ stage_guest_build()
 # $RUN/<name>, its qemu log to $LOG/run-<name>.log.
 guest_run()
 {
-	local name args alone paired job
+	local name args alone paired job netns rc
 
 	IFS='|' read -r name args alone paired <<< "$1"
 	job=$RUN/$name-job.sh
@@ -508,9 +508,22 @@ guest_run()
 		PAIRED_LIST=$paired
 		. $PIPELINE_DIR/guest/selftests-job.sh
 	JOB
-	echo "$name: booting${args:+ with $args} (console: $RUN/$name/console.log)"
-	bash "$PIPELINE_DIR/run-guest.sh" "$RUN/$name" "$job" 2400 "$args" \
-		> "$LOG/run-$name.log" 2>&1
+	# The first guest gets the virtio-net NICs, if the host can make
+	# their taps; if not, their tests skip and say why.
+	netns=
+	if [ "$name" = "${GUEST_MAIN%%|*}" ]; then
+		netns=irqs-$$
+		if ! bash "$PIPELINE_DIR/virtio-nics.sh" up $netns; then
+			netns=
+			note "$name: no virtio-net NICs: the virtio-net selftests skip"
+		fi
+	fi
+	echo "$name: booting${args:+ with $args}${netns:+, virtio-net NICs in $netns} (console: $RUN/$name/console.log)"
+	VIRTIO_NETNS=$netns bash "$PIPELINE_DIR/run-guest.sh" "$RUN/$name" \
+		"$job" 2400 "$args" > "$LOG/run-$name.log" 2>&1
+	rc=$?
+	[ -z "$netns" ] || bash "$PIPELINE_DIR/virtio-nics.sh" down $netns
+	return $rc
 }
 
 # Boot the first guest in the background: it spends its minutes forking

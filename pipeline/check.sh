@@ -301,7 +301,8 @@ w1_object()
 # W=1 gate of the upstream driver files the series patches, with the guest
 # config: a file's warnings (without line numbers) must be among those the
 # base's copy of it gives, so an upstream file that warns already fails
-# only on new warnings.  The base's warnings are kept per base, file and
+# only on new warnings; the base's copy is built only for a file that
+# warns.  The base's warnings are kept per base, file and
 # config in $BUILD/w1-warnings; a file found clean is remembered under
 # $BUILD/w1-drivers-clean by w1_driver_key, so a warm run builds nothing.
 gate_w1_drivers()
@@ -323,22 +324,25 @@ gate_w1_drivers()
 	mkdir -p "$BUILD/w1-warnings" "$BUILD/w1-drivers-clean"
 	for f in "${todo[@]}"; do
 		o=${f%.c}.o
-		bk=$BUILD/w1-warnings/$(w1_base_key "$f")
-		if [ ! -f "$bk" ]; then
-			if ! w1_base_tree > "$log" 2>&1 ||
-			   ! w1_object "$base/src" "$o" "$base/build" "$log"; then
-				tail -n 40 "$log"
-				fail "gates: W=1 (drivers) base build of $o"
-				continue
-			fi
-			w1_warnings "$log" "$base/src" > "$bk"
-		fi
 		if ! w1_object "$SRC" "$o" "$BUILD/w1" "$log"; then
 			tail -n 40 "$log"
 			fail "gates: W=1 (drivers) build of $o"
 			continue
 		fi
-		new=$(w1_warnings "$log" "$SRC" | LC_ALL=C comm -13 "$bk" -)
+		new=$(w1_warnings "$log" "$SRC")
+		# Only a file that warns needs the base's copy built (and, the
+		# first time, the base's build directory prepared: minutes).
+		bk=$BUILD/w1-warnings/$(w1_base_key "$f")
+		if [ -n "$new" ] && [ ! -f "$bk" ]; then
+			if ! w1_base_tree > "$log.base" 2>&1 ||
+			   ! w1_object "$base/src" "$o" "$base/build" "$log.base"; then
+				tail -n 40 "$log.base"
+				fail "gates: W=1 (drivers) base build of $o"
+				continue
+			fi
+			w1_warnings "$log.base" "$base/src" > "$bk"
+		fi
+		[ -z "$new" ] || new=$(echo "$new" | LC_ALL=C comm -13 "$bk" -)
 		if [ -n "$new" ]; then
 			echo "$new"
 			fail "gates: W=1 (drivers) new warnings in $o"

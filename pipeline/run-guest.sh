@@ -64,7 +64,7 @@ if [ -n "${VIRTIO_NETNS:-}" ] && [ $machine = numa ]; then
 	# evaluation of an expander's _PRT, one per device enabled behind it,
 	# into its 30 s loop timeout under TCG.  The tests choose the NICs'
 	# nodes instead, in the PCI function's numa_node, before they bind
-	# virtio_net.  10 MSI-X vectors: config, 4 x (input, output), one
+	# virtio-pci (check.sh has pci-stub hold them from boot).  10 MSI-X vectors: config, 4 x (input, output), one
 	# spare, QEMU's default for 4 queue pairs.
 	for n in 2 0; do
 		nics+=(-netdev "tap,id=nic$n,ifname=irqs-n$n,script=no,downscript=no,queues=4,vhost=off"

@@ -32,13 +32,6 @@
 mkdir -p "$RESULTS/selftests"
 : > "$RESULTS/selftests.rc"
 
-# The virtio-net NICs of the first guest (run-guest.sh, VIRTIO_NETNS) are
-# the virtio tests' own, which bind them to virtio_net and unbind them
-# again: unbound, no other test sees their vectors' load.
-for d in /sys/bus/virtio/drivers/virtio_net/virtio*; do
-	[ -e "$d" ] && echo "${d##*/}" > /sys/bus/virtio/drivers/virtio_net/unbind
-done
-
 # Bash expansions rather than dirname, basename, tr and date: each fork
 # costs about 0.15 s under TCG.
 run_selftest()

@@ -6,14 +6,15 @@ virtio-net PCI NICs with 4 queue pairs each, their taps bridged on the
 host, so that frames one sends reach the other: the device under test, MAC
 52:54:00:15:00:02, which the tests put on node 2, and a peer, MAC
 52:54:00:15:00:00, on node 0.  A NIC's node is its PCI function's
-numa_node, written before virtio_net binds it (the firmware gives the
+numa_node, written before virtio-pci binds it (the firmware gives the
 guest's PCI devices no node).  Each queue pair has an MSI-X vector per
 virtqueue: virtioN-input.K (RX) and virtioN-output.K (TX) in
 /proc/interrupts.
 
-The NICs stay unbound from virtio_net outside their tests
-(pipeline/guest/selftests-job.sh), so that no other test sees their load;
-nics() binds them and run_virtio() unbinds them again.
+pci-stub holds the NICs' PCI functions from boot (pci-stub.ids=, in
+pipeline/check.sh), so that nothing else sees their load; nics() binds
+them to virtio-pci, which makes their virtio devices, which virtio_net
+binds, and run_virtio() unbinds them again.
 
 Frames are IPv6 UDP, link-local, to an address and port nobody uses: the
 host's tap picks the RX queue by flow hash, so FLOWS source ports reach
@@ -30,8 +31,12 @@ from irq_spread_lib import (Skip, devices_table, fmt_cpulist, parse_cpulist,
                             parse_hexmask, read, run, set_link, sysfs_path,
                             wait_for, write, write_ok)
 
+PCI_BUS = "/sys/bus/pci"
+VIRTIO_PCI = PCI_BUS + "/drivers/virtio-pci"
 VIRTIO_BUS = "/sys/bus/virtio"
 DRIVER = VIRTIO_BUS + "/drivers/virtio_net"
+# Virtio's PCI vendor, and virtio-net's device IDs: transitional, modern.
+VIRTIO_VENDOR, VIRTIO_NET_IDS = 0x1af4, (0x1000, 0x1041)
 VIRTIO_ID_NET = 1
 QUEUES = 4
 ETH_P_IPV6 = 0x86dd
@@ -43,13 +48,15 @@ NO_NIC = ("no two virtio-net NICs with %d queue pairs: the guest was booted "
           "taps, or not the project's guest)" % QUEUES)
 
 
-def virtio_net_devices():
-    """The virtio devices of the virtio-net type, bound or not."""
-    base = VIRTIO_BUS + "/devices"
-    if not os.path.isdir(base):
-        return []
-    return [d for d in sorted(os.listdir(base))
-            if int(read("%s/%s/device" % (base, d)), 16) == VIRTIO_ID_NET]
+def virtio_net_functions():
+    """The PCI functions of the virtio-net NICs, bound or not."""
+    out = []
+    for d in sorted(os.listdir(PCI_BUS + "/devices")):
+        p = "%s/devices/%s/" % (PCI_BUS, d)
+        if (int(read(p + "vendor"), 16) == VIRTIO_VENDOR and
+                int(read(p + "device"), 16) in VIRTIO_NET_IDS):
+            out.append(d)
+    return out
 
 
 def interrupts():
@@ -69,21 +76,32 @@ def interrupts():
 
 
 class VirtioNic:
-    """A virtio-net NIC, bound to virtio_net: its netdev, its vectors."""
+    """A virtio-net NIC, its PCI function bound to virtio-pci and its
+    virtio device to virtio_net: its netdev, its vectors."""
 
     bound = []
 
-    def __init__(self, name):
-        self.name = name
-        self.sysfs_dev = "%s/devices/%s" % (VIRTIO_BUS, name)
-        self.node_file = self.sysfs_dev + "/../numa_node"
+    def __init__(self, pci):
+        self.pci = pci
+        self.pci_dev = "%s/devices/%s" % (PCI_BUS, pci)
         self.bind()
 
     def bind(self):
-        if not os.path.exists(self.sysfs_dev + "/driver"):
-            write_ok(DRIVER + "/bind", self.name)
+        drv = self.pci_dev + "/driver"
+        if os.path.exists(drv):
+            if os.path.basename(os.readlink(drv)) != "virtio-pci":
+                write_ok(drv + "/unbind", self.pci)
+        if not os.path.exists(drv):
+            write_ok(VIRTIO_PCI + "/bind", self.pci)
         VirtioNic.bound.append(self)
-        name = self.name
+        virtio = [d for d in os.listdir(self.pci_dev)
+                  if d.startswith("virtio")]
+        if len(virtio) != 1:
+            raise RuntimeError("%s: virtio devices %s" % (self.pci, virtio))
+        name = self.name = virtio[0]
+        self.sysfs_dev = "%s/%s" % (self.pci_dev, name)
+        if not wait_for(lambda: os.path.isdir(self.sysfs_dev + "/net"), 5):
+            raise RuntimeError("%s: virtio_net did not bind" % name)
         nets = os.listdir(self.sysfs_dev + "/net")
         if len(nets) != 1:
             raise RuntimeError("%s: netdevs %s" % (name, nets))
@@ -91,7 +109,7 @@ class VirtioNic:
         self.sysfs = "/sys/class/net/" + self.ifname
         self.path = sysfs_path(self.sysfs_dev)
         self.policy_file = self.sysfs_dev + "/irq_spread/policy"
-        self.node = int(read(self.node_file))
+        self.node = int(read(self.pci_dev + "/numa_node"))
         self.mac = bytes.fromhex(read(self.sysfs + "/address")
                                  .replace(":", ""))
         names = {}
@@ -110,13 +128,13 @@ class VirtioNic:
         if self.node == node:
             return
         self.unbind()
-        write_ok(self.node_file, str(node))
+        write_ok(self.pci_dev + "/numa_node", str(node))
         self.bind()
 
     def unbind(self):
         if self in VirtioNic.bound:
             VirtioNic.bound.remove(self)
-            write_ok(DRIVER + "/unbind", self.name)
+            write_ok(VIRTIO_PCI + "/unbind", self.pci)
 
     # The IRQs of queue pair @q: RX then TX.
     def irqs(self, q):
@@ -161,13 +179,13 @@ DUT_MAC, PEER_MAC = "52:54:00:15:00:02", "52:54:00:15:00:00"
 def nics():
     """(device under test on node 2, peer on node 0), bound and up; Skip if
     the guest has no such NICs."""
-    if not os.path.isdir(DRIVER):
-        raise Skip("no virtio_net driver")
-    devs = virtio_net_devices()
-    if len(devs) != 2:
+    if not os.path.isdir(DRIVER) or not os.path.isdir(VIRTIO_PCI):
+        raise Skip("no virtio_net or virtio-pci driver")
+    funcs = virtio_net_functions()
+    if len(funcs) != 2:
         raise Skip(NO_NIC)
     found = {read("/sys/class/net/%s/address" % n.ifname): n
-             for n in (VirtioNic(d) for d in devs)}
+             for n in (VirtioNic(f) for f in funcs)}
     if sorted(found) != sorted([DUT_MAC, PEER_MAC]):
         raise Skip("%s: virtio-net NICs with MACs %s, not %s and %s"
                    % (NO_NIC, sorted(found), DUT_MAC, PEER_MAC))
@@ -269,4 +287,4 @@ def run_virtio(name, test, cleanup=None):
 
 __all__ = ["VirtioNic", "Traffic", "nics", "interrupts",
            "interrupt_deltas", "make_interrupt", "run_virtio", "QUEUES", "IN_PORT",
-           "virtio_net_devices", "write"]
+           "virtio_net_functions", "write"]

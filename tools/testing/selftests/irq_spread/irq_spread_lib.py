@@ -413,6 +413,46 @@ def foreign_devices():
 
 
 # ---------------------------------------------------------------------------
+# A device's IRQs, XPS maps and debugfs rows, for any driver's device
+
+def irq_affinity(irq):
+    return parse_cpulist(read("/proc/irq/%d/smp_affinity_list" % irq))
+
+
+def irq_effective(irq):
+    return parse_cpulist(read("/proc/irq/%d/effective_affinity_list" % irq))
+
+
+def set_irq_affinity(irq, cpus):
+    write_ok("/proc/irq/%d/smp_affinity_list" % irq, fmt_cpulist(cpus))
+
+
+def xps_file(sysfs, q):
+    """The xps_cpus file of TX queue @q of the netdev at @sysfs."""
+    return "%s/queues/tx-%d/xps_cpus" % (sysfs, q)
+
+
+def xps_cpus(sysfs, q):
+    """TX queue @q's XPS CPUs, or None if the queue is not in sysfs."""
+    try:
+        return parse_hexmask(read(xps_file(sysfs, q)))
+    except FileNotFoundError:
+        return None
+
+
+def device_rows(path):
+    """The rows of device @path (sysfs_path()) in the debugfs table:
+    {vector: Row}."""
+    return {r.vector: r for r in devices_table() if r.device == path}
+
+
+def wait_vector_state(path, vector, state):
+    """Poll debugfs until vector @vector of device @path is in @state: the
+    affinity notifier and the driver's callback run from work items."""
+    return wait_for(lambda: device_rows(path)[vector].state == state, 5)
+
+
+# ---------------------------------------------------------------------------
 # netdevsim devices and their IRQs
 
 def nsim_irq_actions(dev_id):
@@ -473,15 +513,13 @@ class Nsim:
             write_ok(NSIM_BUS + "/del_device", "%d" % self.id)
 
     def affinity(self, q):
-        return parse_cpulist(read("/proc/irq/%d/smp_affinity_list"
-                                  % self.irqs[q]))
+        return irq_affinity(self.irqs[q])
 
     def affinities(self):
         return [self.affinity(q) for q in range(self.queues)]
 
     def effective(self, q):
-        return parse_cpulist(read("/proc/irq/%d/effective_affinity_list"
-                                  % self.irqs[q]))
+        return irq_effective(self.irqs[q])
 
     def effectives(self, active=None):
         return [self.effective(q) for q in range(self.queues if active is None
@@ -491,27 +529,19 @@ class Nsim:
         return parse_hexmask(read("/proc/irq/%d/affinity_hint" % self.irqs[q]))
 
     def set_affinity(self, q, cpus):
-        write_ok("/proc/irq/%d/smp_affinity_list" % self.irqs[q],
-                 fmt_cpulist(cpus))
+        set_irq_affinity(self.irqs[q], cpus)
 
     def xps_file(self, q):
-        return "%s/queues/tx-%d/xps_cpus" % (self.sysfs, q)
+        return xps_file(self.sysfs, q)
 
     def xps(self, q):
-        """TX queue @q's XPS CPUs, or None if the queue is not in sysfs."""
-        try:
-            return parse_hexmask(read(self.xps_file(q)))
-        except FileNotFoundError:
-            return None
+        return xps_cpus(self.sysfs, q)
 
     def rows(self):
-        """This device's rows of the debugfs table: {vector: Row}."""
-        return {r.vector: r for r in devices_table() if r.device == self.path}
+        return device_rows(self.path)
 
     def wait_state(self, q, state):
-        """Poll debugfs until vector @q is in @state: the affinity notifier
-        and the driver's callback run from work items."""
-        return wait_for(lambda: self.rows()[q].state == state, 5)
+        return wait_vector_state(self.path, q, state)
 
     def policy(self):
         return active_policy(self.policy_file)

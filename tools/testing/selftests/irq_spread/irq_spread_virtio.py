@@ -27,9 +27,9 @@ import socket
 import struct
 import time
 
-from irq_spread_lib import (Skip, devices_table, fmt_cpulist, parse_cpulist,
-                            parse_hexmask, read, run, set_link, sysfs_path,
-                            wait_for, write, write_ok)
+from irq_spread_lib import (Skip, device_rows, fmt_cpulist, irq_affinity,
+                            read, run, set_link, sysfs_path, wait_for, write,
+                            write_ok, xps_cpus)
 
 PCI_BUS = "/sys/bus/pci"
 VIRTIO_PCI = PCI_BUS + "/drivers/virtio-pci"
@@ -110,8 +110,8 @@ class VirtioNic:
         self.path = sysfs_path(self.sysfs_dev)
         self.policy_file = self.sysfs_dev + "/irq_spread/policy"
         self.node = int(read(self.pci_dev + "/numa_node"))
-        self.mac = bytes.fromhex(read(self.sysfs + "/address")
-                                 .replace(":", ""))
+        self.address = read(self.sysfs + "/address")
+        self.mac = bytes.fromhex(self.address.replace(":", ""))
         names = {}
         for irq, (action, _) in interrupts().items():
             if action.startswith(name + "-"):
@@ -140,34 +140,14 @@ class VirtioNic:
     def irqs(self, q):
         return (self.rx[q], self.tx[q])
 
-    @staticmethod
-    def affinity_of(irq):
-        return parse_cpulist(read("/proc/irq/%d/smp_affinity_list" % irq))
-
-    @staticmethod
-    def effective_of(irq):
-        return parse_cpulist(read("/proc/irq/%d/effective_affinity_list"
-                                  % irq))
-
     def masks(self, irqs):
-        return [self.affinity_of(i) for i in irqs]
+        return [irq_affinity(i) for i in irqs]
 
     def xps(self, q):
-        try:
-            return parse_hexmask(read("%s/queues/tx-%d/xps_cpus"
-                                      % (self.sysfs, q)))
-        except FileNotFoundError:
-            return None
-
-    def set_affinity(self, irq, cpus):
-        write_ok("/proc/irq/%d/smp_affinity_list" % irq, fmt_cpulist(cpus))
+        return xps_cpus(self.sysfs, q)
 
     def rows(self):
-        """This NIC's rows of the debugfs table: {vector: Row}."""
-        return {r.vector: r for r in devices_table() if r.device == self.path}
-
-    def wait_state(self, vector, state):
-        return wait_for(lambda: self.rows()[vector].state == state, 5)
+        return device_rows(self.path)
 
     def stat(self, what):
         return int(read("%s/statistics/%s" % (self.sysfs, what)))
@@ -184,8 +164,7 @@ def nics():
     funcs = virtio_net_functions()
     if len(funcs) != 2:
         raise Skip(NO_NIC)
-    found = {read("/sys/class/net/%s/address" % n.ifname): n
-             for n in (VirtioNic(f) for f in funcs)}
+    found = {n.address: n for n in (VirtioNic(f) for f in funcs)}
     if sorted(found) != sorted([DUT_MAC, PEER_MAC]):
         raise Skip("%s: virtio-net NICs with MACs %s, not %s and %s"
                    % (NO_NIC, sorted(found), DUT_MAC, PEER_MAC))
@@ -246,6 +225,20 @@ class Traffic:
             os.sched_setaffinity(0, old)
 
 
+def check_xps(t, dut, active, what):
+    """XPS of each TX queue in use is its TX vector's CPUs (polled: the
+    driver follows from the library's work item); the others are not in
+    sysfs."""
+    want = dut.masks(dut.tx[:active]) + [None] * (QUEUES - active)
+    got = lambda: [dut.xps(q) for q in range(QUEUES)]
+    ok = wait_for(lambda: got() == want, 5)
+    show = lambda ms: " ".join("-" if m is None else fmt_cpulist(m)
+                               for m in ms)
+    t.result(ok, "%s: XPS of each TX queue in use is its TX vector's CPUs, "
+             "the others not in sysfs" % what,
+             "XPS %s, want %s" % (show(got()), show(want)))
+
+
 def interrupt_deltas(before, after, irqs):
     """{irq: {cpu: interrupts between the two interrupts() readings}}."""
     out = {}
@@ -285,6 +278,7 @@ def run_virtio(name, test, cleanup=None):
     run(name, test, done)
 
 
-__all__ = ["VirtioNic", "Traffic", "nics", "interrupts",
-           "interrupt_deltas", "make_interrupt", "run_virtio", "QUEUES", "IN_PORT",
+__all__ = ["VirtioNic", "Traffic", "nics", "interrupts", "check_xps",
+           "interrupt_deltas", "make_interrupt", "run_virtio", "QUEUES",
+           "IN_PORT",
            "virtio_net_functions", "write"]

@@ -58,25 +58,19 @@ def test(t):
             t.eq(got_rx, rx, "%s: RX vector CPUs (hand table)" % what)
             t.eq(got_tx, tx, "%s: TX vector CPUs (hand table)" % what)
         if admin:
-            t.eq(dut.affinity_of(dut.rx[1]), frozenset([ADMIN_CPU]),
+            t.eq(irq_affinity(dut.rx[1]), frozenset([ADMIN_CPU]),
                  "%s: RX vector 1 keeps the admin's CPU" % what)
         state = dut.rows()[1].state
         t.eq(state, "admin" if admin else "active",
              "%s: debugfs state of vector 1" % what)
-        tx_masks = dut.masks(dut.tx[:active])
-        want = tx_masks + [None] * (QUEUES - active)
-        ok = wait_for(lambda: [dut.xps(q) for q in range(QUEUES)] == want, 5)
-        t.result(ok, "%s: XPS of each TX queue in use is its TX vector's "
-                 "CPUs, the others not in sysfs" % what,
-                 "XPS %s, want %s" % ([dut.xps(q) and fmt_cpulist(dut.xps(q))
-                                       for q in range(QUEUES)],
-                                      [m and fmt_cpulist(m) for m in want]))
+        check_xps(t, dut, active, what)
 
     if tables and not {ADMIN_CPU, OTHER_CPU} <= topo.online():
         raise Skip("CPUs %d and %d not online" % (ADMIN_CPU, OTHER_CPU))
     step("registered", admin=False)
-    dut.set_affinity(dut.rx[1], [ADMIN_CPU])
-    t.result(dut.wait_state(1, "admin"), "admin write marks RX vector 1 admin")
+    set_irq_affinity(dut.rx[1], [ADMIN_CPU])
+    t.result(wait_vector_state(dut.path, 1, "admin"),
+             "admin write marks RX vector 1 admin")
     step("admin")
 
     run_cmd("ethtool", "-L", dut.ifname, "combined", "2")
@@ -94,7 +88,7 @@ def test(t):
     hp.set(OTHER_CPU, False)
     step("CPU %d offline" % OTHER_CPU)
     off = dut.masks(dut.rx + dut.tx)
-    t.eq([i for i in range(2 * QUEUES) if held[i] != off[i]],
+    t.eq(moved(held, off),
          [i for i in range(2 * QUEUES) if OTHER_CPU in held[i]],
          "CPU %d offline: only the vectors it held moved" % OTHER_CPU)
     hp.set(OTHER_CPU, True)

@@ -70,17 +70,17 @@ def test(t):
         hp.set(CPU, False)
         arriving(t, dut, "CPU %d offline" % CPU)
         off = dut.masks(vecs)
-        t.eq([i for i in range(len(vecs)) if off[i] != held[i]],
+        t.eq(moved(held, off),
              [i for i in range(len(vecs)) if CPU in held[i]],
              "CPU %d offline: only the vectors it held moved" % CPU)
         if tables:
             t.eq(fmt_masks(off), fmt_masks(table(MOVED) * 2),
                  "CPU %d offline: pair 2 on CPU 12 (hand table)" % CPU)
         new = min(off[2])
-        make_interrupt(dut, peer, dut.irqs(2), dut.affinity_of)
-        d = make_interrupt(dut, peer, dut.irqs(2), dut.affinity_of)
+        make_interrupt(dut, peer, dut.irqs(2), irq_affinity)
+        d = make_interrupt(dut, peer, dut.irqs(2), irq_affinity)
         for kind, irq in zip(("RX", "TX"), dut.irqs(2)):
-            t.eq((fmt_cpulist(dut.effective_of(irq)), sorted(d[irq])),
+            t.eq((fmt_cpulist(irq_effective(irq)), sorted(d[irq])),
                  (str(new), [new]),
                  "CPU %d offline: pair 2's %s vector interrupts on CPU %d, "
                  "its effective CPU" % (CPU, kind, new))
@@ -90,8 +90,7 @@ def test(t):
         hp.set(CPU, True)
         arriving(t, dut, "CPU %d online" % CPU)
         back = dut.masks(vecs)
-        t.eq([i for i in range(len(vecs)) if back[i] != off[i]],
-             [i for i in range(len(vecs)) if off[i] != held[i]],
+        t.eq(moved(off, back), moved(held, off),
              "CPU %d online: what moved moves back" % CPU)
         t.eq(fmt_masks(back), fmt_masks(held), "CPU %d online: as before"
              % CPU)

@@ -43,11 +43,7 @@ def check_pairs(t, topo, tables, dut, policy, what):
     for rule, problems in rule_problems(topo, 2, policy, rx, rx).items():
         t.result(not problems, "%s: rule: %s" % (what, rule),
                  "\n".join(problems))
-    ok = wait_for(lambda: [dut.xps(q) for q in range(QUEUES)] == tx, 5)
-    t.result(ok, "%s: XPS of each TX queue is its pair's CPUs" % what,
-             "XPS %s, pairs %s" % (fmt_masks(dut.xps(q) or ()
-                                             for q in range(QUEUES)),
-                                   fmt_masks(tx)))
+    check_xps(t, dut, QUEUES, what)
     rows = dut.rows()
     got = [(v, r.irq, r.kind, r.state) for v, r in sorted(rows.items())]
     exp = [(q, dut.rx[q], "spread", "active") for q in range(QUEUES)] + \
@@ -73,24 +69,26 @@ def test(t):
 
         # The first interrupt after a move moves the vector: then count.
         irqs = dut.rx + dut.tx
-        make_interrupt(dut, peer, irqs, dut.affinity_of)
-        d = make_interrupt(dut, peer, irqs, dut.affinity_of)
-        eff = [dut.effective_of(i) for i in irqs]
+        make_interrupt(dut, peer, irqs, irq_affinity)
+        d = make_interrupt(dut, peer, irqs, irq_affinity)
+        eff = [irq_effective(i) for i in irqs]
         t.diag("%s: effective CPUs RX %s, TX %s" % (
             what, fmt_masks(eff[:QUEUES]), fmt_masks(eff[QUEUES:])))
+        names = ["input.%d" % q for q in range(QUEUES)] + \
+            ["output.%d" % q for q in range(QUEUES)]
         t.diag("%s: interrupts per CPU under traffic: %s" % (what, "; ".join(
-            "%s %s" % (n, " ".join("CPU%d:%d" % kv for kv in sorted(d[i].items())))
-            for n, i in zip(["input.%d" % q for q in range(QUEUES)] +
-                            ["output.%d" % q for q in range(QUEUES)], irqs))))
+            "%s %s" % (n, " ".join("CPU%d:%d" % kv
+                                   for kv in sorted(d[i].items())))
+            for n, i in zip(names, irqs))))
         if tables:
             t.eq(fmt_masks(eff), fmt_masks(table(NODE2[policy]) * 2),
                  "%s: effective CPUs after traffic (hand table)" % what)
-        bad = [i for i, e in zip(irqs, eff) if not e <= dut.affinity_of(i)]
+        bad = [i for i, e in zip(irqs, eff) if not e <= irq_affinity(i)]
         t.eq(bad, [], "%s: effective CPU within the mask" % what)
         bad = ["IRQ %d: none" % i for i in irqs if not d[i]]
         bad += ["IRQ %d: on CPUs %s, effective %s"
-                % (i, fmt_cpulist(d[i]), fmt_cpulist(dut.effective_of(i)))
-                for i in irqs if d[i] and set(d[i]) != dut.effective_of(i)]
+                % (i, fmt_cpulist(d[i]), fmt_cpulist(irq_effective(i)))
+                for i in irqs if d[i] and set(d[i]) != irq_effective(i)]
         t.eq(bad, [], "%s: every vector interrupted, on its effective CPU "
              "only" % what)
 

@@ -249,7 +249,7 @@ def interrupt_deltas(before, after, irqs):
     return out
 
 
-def make_interrupt(dut, peer, irqs, cpus_of, rounds=4, tries=10):
+def make_interrupt(dut, peer, irqs, cpus_of, rounds=1, tries=10):
     """Traffic until each of @irqs (the DUT's) interrupted: RX from the
     peer's frames, TX sent from a CPU of the queue (@cpus_of(irq)).  Return
     the interrupt deltas per IRQ, per CPU."""

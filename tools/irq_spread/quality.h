@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * irq_spread preview: how good a placement is, by the figures of
+ * Documentation/admin-guide/irq_spread.rst ("Previewing a placement").
+ */
+#ifndef _IRQ_SPREAD_TOOL_QUALITY_H
+#define _IRQ_SPREAD_TOOL_QUALITY_H
+
+#include "machine.h"
+
+/**
+ * struct quality - figures of one device's placement
+ * @mean_distance: mean over the vectors of the mean NUMA distance from the
+ *	device's node to the vector's CPUs (10 = all local); 0 for no node
+ * @lower_bound: the least @mean_distance any placement of that many vectors
+ *	on the eligible CPUs can have with no CPU taking more than
+ *	ceil(vectors / eligible CPUs) vectors, one CPU per vector
+ * @core_shared: vectors that share a physical core with an earlier vector
+ *	(a CPU of the same core in both masks' cores)
+ * @max_per_cpu: the most vectors whose masks hold one CPU
+ * @l3_used: L3 domains that hold a CPU of some vector
+ * @ineligible: vectors with a CPU that is not eligible (offline, isolated,
+ *	nohz_full)
+ */
+struct quality {
+	double mean_distance;
+	double lower_bound;
+	unsigned int core_shared;
+	unsigned int max_per_cpu;
+	unsigned int l3_used;
+	unsigned int ineligible;
+};
+
+/*
+ * The figures of @nvec masks (vector i's at @masks + i * @stride) placed for
+ * a device on @node (-1 for none) on @m.
+ */
+void quality_of(const struct machine *m, int node, unsigned int nvec,
+		const unsigned long *masks, size_t stride, struct quality *q);
+
+#endif /* _IRQ_SPREAD_TOOL_QUALITY_H */

@@ -388,28 +388,50 @@ static const struct irq_spread_topology_ops machine_ops = {
 	.cpu_node	= machine_cpu_node,
 };
 
-/* Map the raw ids in @id (-1: none) to 0..n-1 in order of first CPU. */
-static unsigned int densify(int *id, unsigned int nr_cpus)
+/*
+ * Map the raw ids in @id other than @none to @base, @base + 1, ... in order
+ * of first CPU; return how many there are.
+ */
+static unsigned int densify(int *id, unsigned int nr_cpus, int none,
+			    unsigned int base)
 {
 	unsigned int i, j, n = 0;
 	int *seen = malloc(nr_cpus * sizeof(int));
-	int *dense = malloc(nr_cpus * sizeof(int));
 
 	for (i = 0; i < nr_cpus; i++) {
-		if (id[i] < 0 || !seen || !dense)
+		if (id[i] == none || !seen)
 			continue;
 		for (j = 0; j < n && seen[j] != id[i]; j++)
 			;
-		if (j == n) {
-			seen[n] = id[i];
-			dense[n] = n;
-			n++;
-		}
-		id[i] = dense[j];
+		if (j == n)
+			seen[n++] = id[i];
+		id[i] = base + j;
 	}
 	free(seen);
-	free(dense);
 	return n;
+}
+
+/*
+ * L3 domains: those of cache/index3, then for the CPUs without one, their
+ * package's (physical_package_id -1, or none, is one package too).
+ */
+static int machine_l3(struct machine *m)
+{
+	unsigned int n = m->nr_cpus, cpu;
+	int *pkg = malloc(n * sizeof(int));
+
+	if (!pkg)
+		return -1;
+	m->nr_l3 = densify(m->l3, n, -1, 0);
+	for (cpu = 0; cpu < n; cpu++)
+		pkg[cpu] = m->l3[cpu] < 0 && test_bit(cpu, m->present) ?
+			   m->package[cpu] : INT_MIN;
+	m->nr_l3 += densify(pkg, n, INT_MIN, m->nr_l3);
+	for (cpu = 0; cpu < n; cpu++)
+		if (pkg[cpu] != INT_MIN)
+			m->l3[cpu] = pkg[cpu];
+	free(pkg);
+	return 0;
 }
 
 int machine_finish(struct machine *m, char *err, size_t errlen)
@@ -444,14 +466,23 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 			m->cpu_node[cpu] = node;
 	}
 	bitmap_or(m->present, m->present, m->online, n);
-	for_each_set_bit(cpu, m->online, n) {
+	/*
+	 * Every CPU with a sibling list, online or not, must be in it and
+	 * agree with the present CPUs it names: a core is then the lowest
+	 * present CPU of the list, and two CPUs share one iff they are in
+	 * each other's lists.  An offline CPU may have an empty one.
+	 */
+	for_each_set_bit(cpu, m->present, n) {
+		if (!test_bit(cpu, m->online) &&
+		    bitmap_empty(m->siblings[cpu], n))
+			continue;
 		if (!test_bit(cpu, m->siblings[cpu])) {
 			seterr(err, errlen, "cpu%u: not among its own siblings",
 			       cpu);
 			goto fail;
 		}
 		for_each_set_bit(sib, m->siblings[cpu], n) {
-			if (sib != cpu && test_bit(sib, m->online) &&
+			if (sib != cpu && test_bit(sib, m->present) &&
 			    !bitmap_equal(m->siblings[sib], m->siblings[cpu], n)) {
 				seterr(err, errlen,
 				       "cpu%u and cpu%u: disagree on their siblings",
@@ -464,14 +495,16 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 	for (cpu = 0; cpu < n; cpu++)
 		if (bitmap_empty(m->siblings[cpu], n))
 			__set_bit(cpu, m->siblings[cpu]);
-	for (cpu = 0; cpu < n; cpu++)
+	for (cpu = 0; cpu < n; cpu++) {
+		bitmap_and(seen, m->siblings[cpu], m->present, n);
 		m->core[cpu] = test_bit(cpu, m->present) ?
-			       (int)find_first_bit(m->siblings[cpu], n) : -1;
-	m->nr_cores = densify(m->core, n);
-	for (cpu = 0; cpu < n; cpu++)
-		if (m->l3[cpu] < 0 && test_bit(cpu, m->present))
-			m->l3[cpu] = -2 - m->package[cpu];
-	m->nr_l3 = densify(m->l3, n);
+			       (int)find_first_bit(seen, n) : -1;
+	}
+	m->nr_cores = densify(m->core, n, -1, 0);
+	if (machine_l3(m)) {
+		seterr(err, errlen, "out of memory");
+		goto fail;
+	}
 
 	bitmap_andnot(m->eligible, m->online, m->isolated, n);
 	bitmap_andnot(m->eligible, m->eligible, m->nohz_full, n);
@@ -718,6 +751,11 @@ int machine_read_sysfs(struct machine *m, const char *root, char *err,
 		}
 		bitmap_or(m->node_cpus[0], m->present, m->online, nr_cpus);
 		m->distance[0] = 10;
+		/* NULL, as for any node without CPUs. */
+		if (bitmap_empty(m->node_cpus[0], nr_cpus)) {
+			free(m->node_cpus[0]);
+			m->node_cpus[0] = NULL;
+		}
 	}
 	if (machine_finish(m, err, errlen)) {
 		char msg[512];

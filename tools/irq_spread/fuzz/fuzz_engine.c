@@ -826,6 +826,11 @@ static void op_release(struct fuzz *f, struct input *in, bool again)
 static void op_leaving(struct fuzz *f, struct input *in)
 {
 	f->m.topo.leaving = decode_mask(f, in, f->leaving, true);
+	/* What a vector that may go anywhere gets: the usable CPUs. */
+	usable_cpus(f, NULL, f->usable);
+	irq_spread_topo_eligible(&f->m.topo, f->tmp);
+	if (!bitmap_equal(f->tmp, f->usable, f->n))
+		broken("usable: irq_spread_topo_eligible() is not the eligible CPUs not leaving, or all online ones");
 }
 
 /* The pool's callbacks: the fake driver, which checks when it is called. */
@@ -1116,6 +1121,7 @@ static void op_pool_get(struct fuzz *f, struct input *in)
 	unsigned int nv = pm->info.nr_vectors, total, share, b, v;
 	const unsigned long *cpus;
 	int ret, want, fresh = -1, fail;
+	struct seq_file sf;
 	bool none;
 
 	if (!pm->pool)
@@ -1188,6 +1194,9 @@ static void op_pool_get(struct fuzz *f, struct input *in)
 	pm->fail = 0;
 	pool_check_state(f);
 	check_load(f, "after a pool get");
+	/* Its debugfs file's show, which has no file here. */
+	sf.private = pm->pool;
+	irq_spread_pool_show(&sf, NULL);
 }
 
 static void op_pool_put(struct fuzz *f, struct input *in)

@@ -6,9 +6,10 @@
 #   run.sh SECONDS [OUTDIR]
 #
 # Builds the targets with `make fuzz OUTPUT=OUTDIR/` (clang, libFuzzer), and
-# keeps in OUTDIR (a new temporary directory if not given) the grown
-# corpora, the logs and any crash input; nothing is written into the
-# source tree.  Prints one line per target:
+# keeps in OUTDIR the build, the grown corpora, the logs and any crash
+# input; without OUTDIR, a temporary directory that is removed unless a
+# target crashed.  Nothing is written into the source tree.  Prints one
+# line per target:
 #
 #   fuzz_engine: 123456 execs, cov: 1234, no crash
 #
@@ -26,8 +27,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 if [ $# -eq 2 ]; then
 	out=$2
 	mkdir -p "$out" || exit 2
+	keep=1
 else
 	out=$(mktemp -d "${TMPDIR:-/tmp}/irq_spread-fuzz.XXXXXX") || exit 2
+	keep=0
 fi
 out=$(cd "$out" && pwd)
 
@@ -64,13 +67,15 @@ for t in engine sysfs; do
 	[ -n "$execs" ] ||
 		execs=$(grep -o '^#[0-9]*' "$log" | tail -n 1 | tr -d '#')
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
-	crash=$(ls "$art" | head -n 1)
+	crash=$(find "$art" -type f | head -n 1)
 	if [ $rc -eq 0 ] && [ -z "$crash" ]; then
 		echo "fuzz_$t: ${execs:-0} execs, ${cov:-cov: ?}, no crash"
 	else
-		echo "fuzz_$t: CRASH after ${execs:-?} execs (exit $rc): ${crash:+$art/$crash} (log: $log)"
+		echo "fuzz_$t: CRASH after ${execs:-?} execs (exit $rc): ${crash:-no input saved} (log: $log)"
 		grep -m 3 -E 'rule violated|runtime error|ERROR: |WARNING: ' "$log"
 		status=1
 	fi
 done
+# A temporary OUTDIR goes, unless it holds a crash input.
+[ $keep -eq 1 ] || [ $status -ne 0 ] || rm -rf "$out"
 exit $status

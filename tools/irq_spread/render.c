@@ -842,7 +842,7 @@ int render_svg(FILE *f, const struct machine *m,
 	svg_legend(&s, f, top + page.h + 16, &lh);
 	fputs("</svg>\n", f);
 	layout_free(&s.l);
-	return ferror(f) ? -1 : 0;
+	return fflush(f) || ferror(f) ? -1 : 0;
 }
 
 /* The terminal map. */
@@ -1118,5 +1118,5 @@ int render_map(FILE *f, const struct machine *m,
 		}
 	}
 	layout_free(&p.l);
-	return ferror(f) ? -1 : 0;
+	return fflush(f) || ferror(f) ? -1 : 0;
 }

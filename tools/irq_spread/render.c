@@ -696,7 +696,7 @@ static const char *legend_cell(const struct layout *l, int d, unsigned int c,
 		if (dev->node >= 0 && !node_drawn(l, dev->node))
 			snprintf(buf, size, "%d (no CPUs)", dev->node);
 		else
-			node_text(dev->node, buf, size);
+			return node_text(dev->node, buf, size);
 		break;
 	case 3:
 		return irq_spread_policy_name(dev->policy);

@@ -301,6 +301,8 @@ static void check_svg(const char *svg)
 		     sn->stray);
 	if (!strstr(svg, "eth&lt;0&gt;&amp;&quot;x&quot;&apos;"))
 		fail("svg: d0's label not escaped for XML");
+	if (!strstr(svg, ">none</text>"))
+		fail("svg: the legend does not give d1's node as none");
 	if (!strstr(svg, "mlx?"))
 		fail("svg: d1's label byte that is not UTF-8 not replaced");
 	free(sn);
@@ -367,6 +369,18 @@ static void check_map(const char *map, bool color)
 		if (nl - line > 100)
 			fail("%s: line of %d columns: %.*s", name,
 			     (int)(nl - line), (int)(nl - line), line);
+		for (i = 0; i < 3; i++) {
+			static const char * const want[] = {
+				"d0 eth<0>&\"x\"': node 1, policy numa,",
+				"d1 mlx?: node none, policy core,",
+				"d2 nic2: node 3, policy numa-core,",
+			};
+
+			if (!strncmp(line, want[i], 3) &&
+			    strncmp(line, want[i], strlen(want[i])))
+				fail("%s: legend of d%u: %.*s, want %s...",
+				     name, i, (int)(nl - line), line, want[i]);
+		}
 		if (!strncmp(line, " node 1", 7) && !strstr(line, "d0"))
 			fail("%s: node 1 does not name d0: %.*s", name,
 			     (int)(nl - line), line);

@@ -14,6 +14,7 @@
  * @devs); when a CPU holds more vectors than its cell has room for, the
  * cell gives counts instead.
  */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,6 +384,29 @@ static unsigned int dev_rgb(unsigned int d)
 #define CPU_TOP		12	/* a cell's CPU number line */
 #define LINE		11	/* a cell's vector line */
 #define BADGE_H		13
+#define NODE_RGB	0x666666	/* a node box with no device on it */
+#define THIN		"stroke=\"#999\" stroke-width=\"0.5\""
+#define BOLD		"font-weight=\"bold\""
+#define FONTS		"DejaVu Sans Mono, Menlo, Consolas, monospace"
+#define TIMES		"\xc3\x97"	/* U+00D7, multiplication sign */
+
+/* The CPU states a cell is hatched for, each its class and pattern. */
+static const struct {
+	const char *name;
+} cpu_state[] = { { "offline" }, { "isolated" }, { "nohz_full" } };
+
+static bool cpu_in_state(const struct machine *m, unsigned int state,
+			 unsigned int cpu)
+{
+	switch (state) {
+	case 0:
+		return !test_bit(cpu, m->online);
+	case 1:
+		return test_bit(cpu, m->isolated);
+	default:
+		return test_bit(cpu, m->nohz_full);
+	}
+}
 
 /* Width of @n characters of the 10px monospace font (0.6 em), rounded up. */
 static int chars_w(unsigned int n, unsigned int px)
@@ -444,6 +468,46 @@ static void grid(struct box *b, struct box *kids, unsigned int nr, int cw,
 	b->w = 2 * pad + (int)cols * cw + ((int)cols - 1) * gap;
 	b->w = b->w > minw ? b->w : minw;
 	b->h = top + 2 * pad + (int)rows * ch + ((int)rows - 1) * gap;
+}
+
+static void svg_attrs(FILE *f, const char *fmt, va_list ap)
+{
+	if (!fmt)
+		return;
+	fputc(' ', f);
+	vfprintf(f, fmt, ap);
+}
+
+static void svg_rect(FILE *f, int x, int y, int w, int h, const char *fmt,
+		     ...) __attribute__((format(printf, 6, 7)));
+
+/* A rectangle, with the further attributes @fmt. */
+static void svg_rect(FILE *f, int x, int y, int w, int h, const char *fmt,
+		     ...)
+{
+	va_list ap;
+
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"",
+		x, y, w, h);
+	va_start(ap, fmt);
+	svg_attrs(f, fmt, ap);
+	va_end(ap);
+	fputs("/>", f);
+}
+
+static void svg_text(FILE *f, int x, int y, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* The start of a text element, with the further attributes @fmt. */
+static void svg_text(FILE *f, int x, int y, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(f, "<text x=\"%d\" y=\"%d\"", x, y);
+	va_start(ap, fmt);
+	svg_attrs(f, fmt, ap);
+	va_end(ap);
+	fputc('>', f);
 }
 
 /* Devices on node @node, and the width their badges take. */
@@ -531,13 +595,13 @@ static void svg_badges(struct svg *s, int node, int x, int y)
 		if (s->l.devs[d].node != node)
 			continue;
 		w = chars_w(1 + digits(d), 10) + 8;
-		fprintf(s->f,
-			"<g class=\"devmark\"><title>device d%u (", d);
+		fprintf(s->f, "<g class=\"devmark\"><title>device d%u (", d);
 		xml_puts(s->f, s->l.devs[d].label);
-		fprintf(s->f,
-			") is on this node</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"3\" fill=\"#%06x\"/>"
-			"<text x=\"%d\" y=\"%d\" fill=\"#fff\" font-weight=\"bold\">d%u</text></g>\n",
-			x, y, w, BADGE_H, dev_rgb(d), x + 4, y + 10, d);
+		fputs(") is on this node</title>", s->f);
+		svg_rect(s->f, x, y, w, BADGE_H, "rx=\"3\" fill=\"#%06x\"",
+			 dev_rgb(d));
+		svg_text(s->f, x + 4, y + 10, "fill=\"#fff\" %s", BOLD);
+		fprintf(s->f, "d%u</text></g>\n", d);
 		x += w + 2;
 	}
 }
@@ -560,35 +624,32 @@ static void svg_cpu(struct svg *s, unsigned int cpu, int x, int y)
 			fprintf(f, " %u:%u", vr[i].dev, vr[i].vec);
 		fprintf(f, "%s</title>", nv > 64 ? " ..." : "");
 	}
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#%06x\" stroke=\"#999\" stroke-width=\"0.5\"/>",
-		x, y, s->cw, s->ch, fill);
-	if (!test_bit(cpu, m->online))
-		fprintf(f, "<rect class=\"offline\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"url(#offline)\"/>",
-			x, y, s->cw, s->ch);
-	if (test_bit(cpu, m->isolated))
-		fprintf(f, "<rect class=\"isolated\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"url(#isolated)\"/>",
-			x, y, s->cw, s->ch);
-	if (test_bit(cpu, m->nohz_full))
-		fprintf(f, "<rect class=\"nohz_full\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"url(#nohz_full)\"/>",
-			x, y, s->cw, s->ch);
-	fprintf(f, "<text class=\"num\" x=\"%d\" y=\"%d\" font-size=\"9\" fill=\"#555\">%u</text>",
-		x + 2, y + 9, cpu);
+	svg_rect(f, x, y, s->cw, s->ch, "fill=\"#%06x\" %s", fill, THIN);
+	for (i = 0; i < ARRAY_SIZE(cpu_state); i++)
+		if (cpu_in_state(m, i, cpu))
+			svg_rect(f, x, y, s->cw, s->ch,
+				 "class=\"%s\" fill=\"url(#%s)\"",
+				 cpu_state[i].name, cpu_state[i].name);
+	svg_text(f, x + 2, y + 9, "class=\"num\" font-size=\"9\" fill=\"#555\"");
+	fprintf(f, "%u</text>", cpu);
 	for (i = 0; i < nv; i = j) {
 		int ty = y + CPU_TOP + (int)(line + 1) * LINE - 2;
 		unsigned int color = mix(dev_rgb(vr[i].dev), -45);
 
 		if (nv <= s->lines) {
-			fprintf(f, "<text class=\"vec\" x=\"%d\" y=\"%d\" fill=\"#%06x\">%u:%u</text>",
-				x + 3, ty, color, vr[i].dev, vr[i].vec);
+			svg_text(f, x + 3, ty, "class=\"vec\" fill=\"#%06x\"",
+				 color);
+			fprintf(f, "%u:%u</text>", vr[i].dev, vr[i].vec);
 			j = i + 1;
 		} else if (nd <= s->lines) {
 			for (j = i; j < nv && vr[j].dev == vr[i].dev; j++)
 				;
-			fprintf(f, "<text class=\"count\" x=\"%d\" y=\"%d\" fill=\"#%06x\">d%u\xc3\x97%u</text>",
-				x + 3, ty, color, vr[i].dev, j - i);
+			svg_text(f, x + 3, ty, "class=\"count\" fill=\"#%06x\"",
+				 color);
+			fprintf(f, "d%u" TIMES "%u</text>", vr[i].dev, j - i);
 		} else {
-			fprintf(f, "<text class=\"count\" x=\"%d\" y=\"%d\" fill=\"#333\">%u vec</text>",
-				x + 3, ty, nv);
+			svg_text(f, x + 3, ty, "class=\"count\" fill=\"#333\"");
+			fprintf(f, "%u vec</text>", nv);
 			j = nv;
 		}
 		line++;
@@ -604,7 +665,7 @@ static unsigned int node_rgb(const struct layout *l, int node)
 	for (d = 0; node >= 0 && d < l->nr; d++)
 		if (l->devs[d].node == node)
 			return dev_rgb(d);
-	return 0x666666;
+	return NODE_RGB;
 }
 
 static void svg_box(struct svg *s, unsigned int lv, const struct box *b,
@@ -618,8 +679,10 @@ static void svg_box(struct svg *s, unsigned int lv, const struct box *b,
 	char name[48];
 
 	if (lv == LV_CORE) {
-		fprintf(f, "<g class=\"core\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"2\" fill=\"#fff\" stroke=\"#777\"/>\n",
-			x, y, b->w, b->h);
+		fputs("<g class=\"core\">", f);
+		svg_rect(f, x, y, b->w, b->h,
+			 "rx=\"2\" fill=\"#fff\" stroke=\"#777\"");
+		fputc('\n', f);
 		for (i = 0; i < b->nr; i++)
 			svg_cpu(s, l->order[b->first + i],
 				x + 2 + (int)(i % b->cols) * (s->cw + 1),
@@ -636,20 +699,25 @@ static void svg_box(struct svg *s, unsigned int lv, const struct box *b,
 	else
 		snprintf(name, sizeof(name), b->id < 0 ? "L3 ?" : "L3 %d",
 			 b->id);
-	if (lv == LV_L3)
-		fprintf(f, "<g class=\"l3\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"3\" fill=\"#eef2f7\" stroke=\"#9ab\" stroke-dasharray=\"3,2\"/>"
-			"<text x=\"%d\" y=\"%d\" font-size=\"9\" fill=\"#567\">%s</text>\n",
-			x, y, b->w, b->h, x + 4, y + 10, name);
-	else if (lv == LV_NODE)
-		fprintf(f, "<g class=\"node\" id=\"node%d\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\" fill=\"#fff\" stroke=\"#%06x\" stroke-width=\"%s\"/>"
-			"<text x=\"%d\" y=\"%d\" font-size=\"11\" font-weight=\"bold\">%s</text>\n",
-			b->id, x, y, b->w, b->h, node_rgb(l, b->id),
-			node_rgb(l, b->id) == 0x666666 ? "1.2" : "2.5",
-			x + 5, y + 13, name);
-	else
-		fprintf(f, "<g class=\"%s\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\" fill=\"#f4f4f4\" stroke=\"#333\" stroke-width=\"1.5\"/>"
-			"<text x=\"%d\" y=\"%d\" font-size=\"12\" font-weight=\"bold\">%s</text>\n",
-			cls[lv], x, y, b->w, b->h, x + 6, y + 14, name);
+	if (lv == LV_L3) {
+		fputs("<g class=\"l3\">", f);
+		svg_rect(f, x, y, b->w, b->h,
+			 "rx=\"3\" fill=\"#eef2f7\" stroke=\"#9ab\" stroke-dasharray=\"3,2\"");
+		svg_text(f, x + 4, y + 10, "font-size=\"9\" fill=\"#567\"");
+	} else if (lv == LV_NODE) {
+		fprintf(f, "<g class=\"node\" id=\"node%d\">", b->id);
+		svg_rect(f, x, y, b->w, b->h,
+			 "rx=\"4\" fill=\"#fff\" stroke=\"#%06x\" stroke-width=\"%s\"",
+			 node_rgb(l, b->id),
+			 node_rgb(l, b->id) == NODE_RGB ? "1.2" : "2.5");
+		svg_text(f, x + 5, y + 13, "font-size=\"11\" %s", BOLD);
+	} else {
+		fprintf(f, "<g class=\"%s\">", cls[lv]);
+		svg_rect(f, x, y, b->w, b->h,
+			 "rx=\"6\" fill=\"#f4f4f4\" stroke=\"#333\" stroke-width=\"1.5\"");
+		svg_text(f, x + 6, y + 14, "font-size=\"12\" %s", BOLD);
+	}
+	fprintf(f, "%s</text>\n", name);
 	if (lv == LV_NODE)
 		svg_badges(s, b->id, x + 10 + chars_w(strlen(name), 11),
 			   y + 3);
@@ -730,8 +798,8 @@ static const char * const key_text[] = {
 	"one device's vectors", "several devices' vectors",
 };
 
-#define KEY_LINE \
-	"d:v  device d's vector v    dN\xc3\x97k  k vectors of device N    k vec  k vectors (hover a cell for its list)"
+#define KEY_LINE	"d:v  device d's vector v    dN" TIMES "k  k vectors of device N    " \
+			"k vec  k vectors (hover a cell for its list)"
 
 /* Draw the legend at @y if @f, else only measure it; return its width. */
 static int svg_legend(struct svg *s, FILE *f, int y, int *height)
@@ -760,12 +828,11 @@ static int svg_legend(struct svg *s, FILE *f, int y, int *height)
 		int ty = y + ROW * (i + 1) + 12;
 
 		if (i >= 0)
-			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"11\" height=\"11\" fill=\"#%06x\"/>",
-				colx[0], ty - 10, dev_rgb(i));
+			svg_rect(f, colx[0], ty - 10, 11, 11, "fill=\"#%06x\"",
+				 dev_rgb(i));
 		for (c = 0; c < LEGEND_COLS; c++) {
 			x = colx[c] + (c ? 0 : 16);
-			fprintf(f, "<text x=\"%d\" y=\"%d\"%s>", x, ty,
-				i < 0 ? " font-weight=\"bold\"" : "");
+			svg_text(f, x, ty, i < 0 ? BOLD : NULL);
 			xml_puts(f, legend_cell(l, i, c, buf, sizeof(buf)));
 			fputs("</text>", f);
 		}
@@ -779,14 +846,13 @@ static int svg_legend(struct svg *s, FILE *f, int y, int *height)
 			"#c9d6e5", "#e8e8e8",
 		};
 
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"22\" height=\"12\" fill=\"%s\" stroke=\"#999\" stroke-width=\"0.5\"/>"
-			"<text x=\"%d\" y=\"%d\">%s</text>\n",
-			x, y + 2, fill[c], x + 27, y + 12, key_text[c]);
+		svg_rect(f, x, y + 2, 22, 12, "fill=\"%s\" %s", fill[c], THIN);
+		svg_text(f, x + 27, y + 12, NULL);
+		fprintf(f, "%s</text>\n", key_text[c]);
 		x += 27 + chars_w(strlen(key_text[c]), 11) + 18;
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" xml:space=\"preserve\">%s</text>\n</g>\n",
-		MARGIN,
-		y + ROW + 12, KEY_LINE);
+	svg_text(f, MARGIN, y + ROW + 12, "xml:space=\"preserve\"");
+	fprintf(f, "%s</text>\n</g>\n", KEY_LINE);
 out:
 	w = colx[LEGEND_COLS];
 	x = MARGIN;
@@ -797,15 +863,34 @@ out:
 	return x > w ? x : w;
 }
 
-static const char svg_defs[] =
-	"<defs>\n"
-	"<pattern id=\"offline\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
-	"<rect width=\"6\" height=\"6\" fill=\"#d4d4d4\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#999\" stroke-width=\"3\"/></pattern>\n"
-	"<pattern id=\"isolated\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
-	"<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#d08020\" stroke-width=\"1.5\" stroke-opacity=\"0.6\"/></pattern>\n"
-	"<pattern id=\"nohz_full\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(-45)\">"
-	"<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#8040b0\" stroke-width=\"1.5\" stroke-opacity=\"0.6\"/></pattern>\n"
-	"</defs>\n";
+/* The hatches of cpu_state[], each a line on a 6 x 6 tile. */
+static const struct {
+	int angle;
+	const char *ground;	/* the tile's background, or NULL */
+	const char *line;	/* the line's attributes */
+} hatch[] = {
+	{ 45, "#d4d4d4", "stroke=\"#999\" stroke-width=\"3\"" },
+	{ 45, NULL, "stroke=\"#d08020\" stroke-width=\"1.5\" stroke-opacity=\"0.6\"" },
+	{ -45, NULL, "stroke=\"#8040b0\" stroke-width=\"1.5\" stroke-opacity=\"0.6\"" },
+};
+
+static void svg_defs(FILE *f)
+{
+	unsigned int i;
+
+	fputs("<defs>\n", f);
+	for (i = 0; i < ARRAY_SIZE(hatch); i++) {
+		fprintf(f, "<pattern id=\"%s\" width=\"6\" height=\"6\" ",
+			cpu_state[i].name);
+		fprintf(f, "patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(%d)\">",
+			hatch[i].angle);
+		if (hatch[i].ground)
+			svg_rect(f, 0, 0, 6, 6, "fill=\"%s\"", hatch[i].ground);
+		fprintf(f, "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" %s/></pattern>\n",
+			hatch[i].line);
+	}
+	fputs("</defs>\n", f);
+}
 
 int render_svg(FILE *f, const struct machine *m,
 	       const struct preview_dev *devs, unsigned int nr)
@@ -831,12 +916,16 @@ int render_svg(FILE *f, const struct machine *m,
 	w += MARGIN;
 	h = top + page.h + 16 + lh + MARGIN;
 
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" font-size=\"10\">\n"
-		"<title>%s</title>\n%s"
-		"<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n"
-		"<text x=\"%d\" y=\"%d\" font-size=\"13\" font-weight=\"bold\">%s</text>\n",
-		w, h, w, h, title, svg_defs, w, h, MARGIN, MARGIN + 13, title);
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\"",
+		w, h);
+	fprintf(f, " viewBox=\"0 0 %d %d\" font-family=\"%s\" font-size=\"10\">\n",
+		w, h, FONTS);
+	fprintf(f, "<title>%s</title>\n", title);
+	svg_defs(f);
+	svg_rect(f, 0, 0, w, h, "fill=\"#fff\"");
+	svg_text(f, MARGIN, MARGIN + 13, "font-size=\"13\" %s", BOLD);
+	fprintf(f, "%s</text>\n", title);
 	for (i = 0; i < s.l.nbox[LV_PKG]; i++)
 		svg_box(&s, LV_PKG, &s.l.box[LV_PKG][i], MARGIN, top);
 	svg_legend(&s, f, top + page.h + 16, &lh);
@@ -1011,7 +1100,7 @@ static void map_l3(struct map *p, const struct box *b)
 	snprintf(head, sizeof(head), b->id < 0 ? "  L3 ?: cpus " :
 		 "  L3 %d: cpus ", b->id);
 	if ((int)strlen(head) + len > MAP_COLS || len >= (int)sizeof(list) - 1)
-		strcpy(list + MAP_COLS - strlen(head) - 3, "...");
+		memcpy(list + MAP_COLS - strlen(head) - 3, "...", 4);
 	fprintf(p->f, "%s%s\n", head, cpus ? list : "?");
 	p->col = 0;
 	for (i = 0; i < b->nr; i++) {
@@ -1047,8 +1136,9 @@ static void map_legend(struct map *p)
 	unsigned int d, c;
 	char buf[64], label[MAP_LABEL_MAX + 1];
 
-	fprintf(p->f, "[ ] a core, a field per thread in CPU order: d:v device d's vector v, kv k vectors,\n"
-		"    . none, x offline, i isolated, n nohz_full\n");
+	fputs("[ ] a core, a field per thread in CPU order: d:v device d's vector v, kv k vectors,\n",
+	      p->f);
+	fputs("    . none, x offline, i isolated, n nohz_full\n", p->f);
 	for (d = 0; d < l->nr; d++) {
 		p->col = 0;
 		snprintf(buf, sizeof(buf), "d%u", d);

@@ -27,8 +27,9 @@
 
 #include "render.h"
 
-#define NR_CPUS		16
+#define TEST_CPUS	16
 #define MAX_LABELS	8
+#define COUNT5		"d0\303\2275"	/* "d0", U+00D7 (multiplication), "5" */
 
 static int failures;
 
@@ -47,7 +48,7 @@ static void fail(const char *fmt, ...)
 }
 
 /* What each CPU holds, from the placement above. */
-static const char * const expect_vec[NR_CPUS][MAX_LABELS] = {
+static const char * const expect_vec[TEST_CPUS][MAX_LABELS] = {
 	[0] = { "1:0" },
 	[4] = { "0:0", "1:1" },
 	[5] = { "0:2" },
@@ -59,11 +60,11 @@ static const char * const expect_vec[NR_CPUS][MAX_LABELS] = {
 /* What an SVG reading found. */
 struct seen {
 	unsigned int cells;			/* elements of class "cpu" */
-	unsigned int cell_of[NR_CPUS];		/* of class "cpu", id cpuN */
-	char vec[NR_CPUS][MAX_LABELS][16];	/* class "vec" texts per CPU */
-	unsigned int nvec[NR_CPUS];
-	char count[NR_CPUS][16];		/* class "count" text */
-	unsigned int state[NR_CPUS];		/* STATE_* classes inside */
+	unsigned int cell_of[TEST_CPUS];		/* of class "cpu", id cpuN */
+	char vec[TEST_CPUS][MAX_LABELS][16];	/* class "vec" texts per CPU */
+	unsigned int nvec[TEST_CPUS];
+	char count[TEST_CPUS][16];		/* class "count" text */
+	unsigned int state[TEST_CPUS];		/* STATE_* classes inside */
 	char mark[4][8][8];			/* devmark texts per node */
 	unsigned int nmark[4];
 	unsigned int stray;			/* vec or mark text elsewhere */
@@ -174,10 +175,10 @@ static int read_svg(const char *svg, struct seen *sn)
 		if (!strcmp(e.cls, "cpu")) {
 			sn->cells++;
 			cpu = !strncmp(e.id, "cpu", 3) ? atoi(e.id + 3) : -1;
-			if (cpu >= 0 && cpu < NR_CPUS)
+			if (cpu >= 0 && cpu < TEST_CPUS)
 				sn->cell_of[cpu]++;
 		}
-		if (cpu >= 0 && cpu < NR_CPUS) {
+		if (cpu >= 0 && cpu < TEST_CPUS) {
 			if (!strcmp(e.cls, "offline"))
 				sn->state[cpu] |= STATE_OFFLINE;
 			if (!strcmp(e.cls, "isolated"))
@@ -187,7 +188,7 @@ static int read_svg(const char *svg, struct seen *sn)
 		}
 		text = end + 1;
 		if (end[-1] != '/') {
-			if (depth == (int)(sizeof(st) / sizeof(st[0])))
+			if (depth == (int)ARRAY_SIZE(st))
 				return -1;
 			st[depth++] = e;
 		}
@@ -195,7 +196,7 @@ static int read_svg(const char *svg, struct seen *sn)
 		if (end[-1] == '/' || strcmp(e.name, "text"))
 			continue;
 		if (!strcmp(e.cls, "vec") || !strcmp(e.cls, "count")) {
-			if (cpu < 0 || cpu >= NR_CPUS) {
+			if (cpu < 0 || cpu >= TEST_CPUS) {
 				sn->stray++;
 			} else if (!strcmp(e.cls, "count")) {
 				copy_text(sn->count[cpu], 16, text);
@@ -256,10 +257,10 @@ static void check_svg(const char *svg)
 		free(sn);
 		return;
 	}
-	if (sn->cells != NR_CPUS)
+	if (sn->cells != TEST_CPUS)
 		fail("svg: %u cells, want one per CPU, %u", sn->cells,
-		     NR_CPUS);
-	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		     TEST_CPUS);
+	for (cpu = 0; cpu < TEST_CPUS; cpu++) {
 		if (sn->cell_of[cpu] != 1)
 			fail("svg: cpu%u has %u cells", cpu, sn->cell_of[cpu]);
 		for (n = 0; n < MAX_LABELS && expect_vec[cpu][n]; n++)
@@ -386,7 +387,7 @@ static void check_map(const char *map, bool color)
 			     (int)(nl - line), line);
 		nr++;
 	}
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
+	for (cpu = 0; cpu < TEST_CPUS; cpu++)
 		for (i = 0; i < MAX_LABELS && expect_vec[cpu][i]; i++)
 			if (!has_label(plain, expect_vec[cpu][i]))
 				fail("%s: no %s", name, expect_vec[cpu][i]);
@@ -430,7 +431,7 @@ int main(int argc, char **argv)
 	FILE *f;
 
 	if (machine_synthetic(&m, 4, 2, 2, false, 2, 0, 20, 30) ||
-	    m.nr_cpus != NR_CPUS) {
+	    m.nr_cpus != TEST_CPUS) {
 		fail("machine_synthetic() failed");
 		return 1;
 	}
@@ -506,9 +507,9 @@ int main(int argc, char **argv)
 
 		if (!sn || read_svg(svg, sn))
 			fail("svg of 5 vectors on cpu8: not well formed");
-		else if (sn->nvec[8] || strcmp(sn->count[8], "d0\xc3\x97" "5"))
-			fail("svg: cpu8 shows %u labels and count \"%s\", want none and d0\xc3\x97" "5",
-			     sn->nvec[8], sn->count[8]);
+		else if (sn->nvec[8] || strcmp(sn->count[8], COUNT5))
+			fail("svg: cpu8 shows %u labels and count \"%s\", want none and %s",
+			     sn->nvec[8], sn->count[8], COUNT5);
 		free(sn);
 	}
 	free(svg);

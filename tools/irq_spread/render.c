@@ -341,6 +341,25 @@ static unsigned int nr_devs_of(const struct vref *vr, unsigned int nv)
 	return n;
 }
 
+/* "@what: N CPUs (N online), N packages, ..." into @buf. */
+static void summary(const struct layout *l, const char *what, char *buf,
+		    size_t size)
+{
+	static const char * const name[] = {
+		"package", "node", "L3 domain", "core",
+	};
+	unsigned int lv;
+	int len;
+
+	len = snprintf(buf, size, "%s: %u CPU%s (%u online)", what, l->n,
+		       l->n == 1 ? "" : "s",
+		       bitmap_weight(l->m->online, l->m->nr_cpus));
+	for (lv = 0; lv < NR_LV && len > 0 && (size_t)len < size; lv++)
+		len += snprintf(buf + len, size - len, ", %u %s%s",
+				l->nbox[lv], name[lv],
+				l->nbox[lv] == 1 ? "" : "s");
+}
+
 static const char *node_text(int node, char *buf, size_t size)
 {
 	if (node < 0)
@@ -904,11 +923,7 @@ int render_svg(FILE *f, const struct machine *m,
 	if (layout_init(&s.l, m, devs, nr))
 		return -1;
 	svg_measure(&s, &page);
-	snprintf(title, sizeof(title),
-		 "irq_spread preview: %u CPUs (%u online), %u packages, %u nodes, %u L3 domains, %u cores",
-		 s.l.n, bitmap_weight(m->online, m->nr_cpus),
-		 s.l.nbox[LV_PKG], s.l.nbox[LV_NODE], s.l.nbox[LV_L3],
-		 s.l.nbox[LV_CORE]);
+	summary(&s.l, "irq_spread preview", title, sizeof(title));
 	lw = svg_legend(&s, NULL, 0, &lh);
 	w = page.w + MARGIN > lw ? page.w + MARGIN : lw;
 	i = MARGIN + chars_w(strlen(title), 13);
@@ -1170,15 +1185,13 @@ int render_map(FILE *f, const struct machine *m,
 	struct map p = { .f = f, .color = color };
 	const struct box *pkg, *node;
 	unsigned int i, j, k, d;
-	char buf[64];
+	char buf[160];
 
 	if (layout_init(&p.l, m, devs, nr))
 		return -1;
 	map_measure(&p);
-	fprintf(f, "irq_spread map: %u CPUs (%u online), %u packages, %u nodes, %u L3 domains, %u cores\n",
-		p.l.n, bitmap_weight(m->online, m->nr_cpus),
-		p.l.nbox[LV_PKG], p.l.nbox[LV_NODE], p.l.nbox[LV_L3],
-		p.l.nbox[LV_CORE]);
+	summary(&p.l, "irq_spread map", buf, sizeof(buf));
+	fprintf(f, "%s\n", buf);
 	map_legend(&p);
 	for (i = 0; i < p.l.nbox[LV_PKG]; i++) {
 		pkg = &p.l.box[LV_PKG][i];

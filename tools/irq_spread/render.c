@@ -251,6 +251,55 @@ fail:
 	return -1;
 }
 
+/*
+ * The node box a device on @node is marked on: @node's, or if @node's CPUs
+ * are drawn in another node's box (their L3 domain starts there), that
+ * one; -2 if none of its CPUs is drawn (or @node is -1).
+ */
+static int dev_box(const struct layout *l, int node)
+{
+	const struct machine *m = l->m;
+	unsigned int cpu;
+
+	if (node < 0 || (unsigned int)node >= m->nr_nodes ||
+	    !m->node_cpus[node])
+		return -2;
+	for_each_set_bit(cpu, m->node_cpus[node], m->nr_cpus)
+		if (test_bit(cpu, m->present))
+			return l->key[LV_NODE][cpu];
+	return -2;
+}
+
+/*
+ * The name of L3 domain @b into @buf: "L3 k", and the nodes its CPUs are
+ * on if more than one ("L3 k, nodes 0-1"): it is drawn in the first one.
+ */
+static void l3_name(const struct layout *l, const struct box *b, char *buf,
+		    size_t size)
+{
+	unsigned int nr_nodes = l->m->nr_nodes, i, j;
+	unsigned long *nodes = calloc(BITS_TO_LONGS(nr_nodes) + 1,
+				      sizeof(long));
+	const struct box *c;
+	int len, node;
+
+	len = snprintf(buf, size, b->id < 0 ? "L3 ?" : "L3 %d", b->id);
+	for (i = 0; nodes && i < b->nr; i++) {
+		c = &l->box[LV_CORE][b->first + i];
+		for (j = 0; j < c->nr; j++) {
+			node = l->m->cpu_node[l->order[c->first + j]];
+			if (node >= 0 && (unsigned int)node < nr_nodes)
+				__set_bit(node, nodes);
+		}
+	}
+	if (nodes && bitmap_weight(nodes, nr_nodes) > 1 && len > 0 &&
+	    (size_t)len + 8 < size) {
+		len += snprintf(buf + len, size - len, ", nodes ");
+		machine_format_list(buf + len, size - len, nodes, nr_nodes);
+	}
+	free(nodes);
+}
+
 /* Output helpers, for both pictures. */
 
 /*
@@ -536,7 +585,7 @@ static int badges_w(const struct svg *s, int node)
 	int w = 0;
 
 	for (d = 0; node >= 0 && d < s->l.nr; d++)
-		if (s->l.devs[d].node == node)
+		if (dev_box(&s->l, s->l.devs[d].node) == node)
 			w += chars_w(1 + digits(d), 10) + 10;
 	return w;
 }
@@ -548,7 +597,7 @@ static void svg_measure(struct svg *s, struct box *page)
 	unsigned int i, j, k, nv, nd, maxv = 0, maxch = 3;
 	const struct vref *vr;
 	struct box *b;
-	char buf[32];
+	char buf[32], name[64];
 
 	for (i = 0; i < l->n; i++) {
 		nv = l->vstart[l->order[i] + 1] - l->vstart[l->order[i]];
@@ -586,8 +635,9 @@ static void svg_measure(struct svg *s, struct box *page)
 	}
 	for (i = 0; i < l->nbox[LV_L3]; i++) {
 		b = &l->box[LV_L3][i];
+		l3_name(l, b, name, sizeof(name));
 		grid(b, l->box[LV_CORE] + b->first, b->nr, 0, 0, 3, 12, 3, 0,
-		     16, chars_w(6, 9) + 6);
+		     16, chars_w(strlen(name), 9) + 8);
 	}
 	for (i = 0; i < l->nbox[LV_NODE]; i++) {
 		b = &l->box[LV_NODE][i];
@@ -611,7 +661,7 @@ static void svg_badges(struct svg *s, int node, int x, int y)
 	int w;
 
 	for (d = 0; node >= 0 && d < s->l.nr; d++) {
-		if (s->l.devs[d].node != node)
+		if (dev_box(&s->l, s->l.devs[d].node) != node)
 			continue;
 		w = chars_w(1 + digits(d), 10) + 8;
 		fprintf(s->f, "<g class=\"devmark\"><title>device d%u (", d);
@@ -682,7 +732,7 @@ static unsigned int node_rgb(const struct layout *l, int node)
 	unsigned int d;
 
 	for (d = 0; node >= 0 && d < l->nr; d++)
-		if (l->devs[d].node == node)
+		if (dev_box(l, l->devs[d].node) == node)
 			return dev_rgb(d);
 	return NODE_RGB;
 }
@@ -695,7 +745,7 @@ static void svg_box(struct svg *s, unsigned int lv, const struct box *b,
 	int x = ox + b->x, y = oy + b->y;
 	unsigned int i;
 	FILE *f = s->f;
-	char name[48];
+	char name[64];
 
 	if (lv == LV_CORE) {
 		fputs("<g class=\"core\">", f);
@@ -716,8 +766,7 @@ static void svg_box(struct svg *s, unsigned int lv, const struct box *b,
 		snprintf(name, sizeof(name), b->id < 0 ? "no node" :
 			 "node %d", b->id);
 	else
-		snprintf(name, sizeof(name), b->id < 0 ? "L3 ?" : "L3 %d",
-			 b->id);
+		l3_name(l, b, name, sizeof(name));
 	if (lv == LV_L3) {
 		fputs("<g class=\"l3\">", f);
 		svg_rect(f, x, y, b->w, b->h,
@@ -748,17 +797,6 @@ static void svg_box(struct svg *s, unsigned int lv, const struct box *b,
 #define LEGEND_COLS	11
 #define ROW		16
 
-/* Whether the picture has a node box for @node. */
-static bool node_drawn(const struct layout *l, int node)
-{
-	unsigned int i;
-
-	for (i = 0; i < l->nbox[LV_NODE]; i++)
-		if (l->box[LV_NODE][i].id == node)
-			return true;
-	return false;
-}
-
 /* Column @c of device @d's legend row (-1: the header) into @buf. */
 static const char *legend_cell(const struct layout *l, int d, unsigned int c,
 			       char *buf, size_t size)
@@ -770,6 +808,7 @@ static const char *legend_cell(const struct layout *l, int d, unsigned int c,
 	};
 	const struct preview_dev *dev = &l->devs[d < 0 ? 0 : d];
 	const struct quality *q = &dev->q;
+	int box;
 
 	if (d < 0)
 		return head[c];
@@ -780,8 +819,11 @@ static const char *legend_cell(const struct layout *l, int d, unsigned int c,
 	case 1:
 		return dev->label ? dev->label : "";
 	case 2:
-		if (dev->node >= 0 && !node_drawn(l, dev->node))
+		box = dev_box(l, dev->node);
+		if (dev->node >= 0 && box == -2)
 			snprintf(buf, size, "%d (no CPUs)", dev->node);
+		else if (dev->node >= 0 && box != dev->node)
+			snprintf(buf, size, "%d (in node %d)", dev->node, box);
 		else
 			return node_text(dev->node, buf, size);
 		break;
@@ -1099,9 +1141,9 @@ static void map_l3(struct map *p, const struct box *b)
 	int cell = 2 + (int)(p->threads * p->w + p->threads - 1);
 	unsigned long *cpus = machine_bitmap(l->m);
 	unsigned int i, j;
-	char list[MAP_COLS + 8], head[MAP_COLS + 32];
+	char list[MAP_COLS + 8], head[80], name[64];
 	const struct box *c;
-	int len;
+	int len, room;
 
 	if (cpus)
 		for (i = 0; i < b->nr; i++) {
@@ -1112,11 +1154,15 @@ static void map_l3(struct map *p, const struct box *b)
 	len = cpus ? machine_format_list(list, sizeof(list), cpus,
 					 l->m->nr_cpus) : 0;
 	free(cpus);
-	snprintf(head, sizeof(head), b->id < 0 ? "  L3 ?: cpus " :
-		 "  L3 %d: cpus ", b->id);
-	if ((int)strlen(head) + len > MAP_COLS || len >= (int)sizeof(list) - 1)
-		memcpy(list + MAP_COLS - strlen(head) - 3, "...", 4);
-	fprintf(p->f, "%s%s\n", head, cpus ? list : "?");
+	l3_name(l, b, name, sizeof(name));
+	room = MAP_COLS - snprintf(head, sizeof(head), "  %s: cpus ", name);
+	if (!cpus)
+		memcpy(list, "?", 2);
+	if (len > room || len >= (int)sizeof(list) - 1)
+		fprintf(p->f, "%s%.*s...\n", head, room > 3 ? room - 3 : 0,
+			list);
+	else
+		fprintf(p->f, "%s%s\n", head, list);
 	p->col = 0;
 	for (i = 0; i < b->nr; i++) {
 		c = &l->box[LV_CORE][b->first + i];
@@ -1209,7 +1255,7 @@ int render_map(FILE *f, const struct machine *m,
 					 node->id);
 			map_put(&p, buf, 0, 2);
 			for (d = 0; node->id >= 0 && d < nr; d++) {
-				if (devs[d].node != node->id)
+				if (dev_box(&p.l, devs[d].node) != node->id)
 					continue;
 				map_put(&p, " <-", 0, 2);
 				snprintf(buf, sizeof(buf), " d%u", d);

@@ -37,8 +37,10 @@ struct preview_dev {
  * drawn as "d:v", d and v from 0, d in the order of @devs; one colour per
  * device), the devices' nodes marked, offline, isolated and nohz_full CPUs
  * hatched, and a legend with each device's figures.  Each group is drawn
- * in the group above it that holds its first CPU (an L3 domain that spans
- * nodes in its first CPU's node).  A cell has up to three lines of
+ * in the group above it that holds its first CPU: an L3 domain that spans
+ * nodes in its first CPU's node, named with all its nodes ("L3 2, nodes
+ * 0-1"); a device whose node's CPUs are all drawn in another node's box is
+ * marked on that box, and the legend says so.  A cell has up to three lines of
  * vectors; one with more vectors than lines gives counts instead ("dN" and
  * a multiplication sign and k per device, or "k vec"), its list as a
  * tooltip.  Labels are escaped for XML, bytes that are not UTF-8 become

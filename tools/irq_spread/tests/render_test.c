@@ -68,6 +68,9 @@ struct seen {
 	char mark[4][8][8];			/* devmark texts per node */
 	unsigned int nmark[4];
 	unsigned int stray;			/* vec or mark text elsewhere */
+	int node_of[TEST_CPUS];			/* node box a cell is in */
+	unsigned int nodes;			/* elements of class "node" */
+	unsigned int l3s;			/* elements of class "l3" */
 };
 
 #define STATE_OFFLINE	1
@@ -172,11 +175,19 @@ static int read_svg(const char *svg, struct seen *sn)
 		attr(p, end, "class", e.cls, sizeof(e.cls));
 		attr(p, end, "id", e.id, sizeof(e.id));
 		cpu = in_cpu(st, depth);
+		sn->nodes += !strcmp(e.cls, "node");
+		sn->l3s += !strcmp(e.cls, "l3");
 		if (!strcmp(e.cls, "cpu")) {
+			const struct elem *node = in_class(st, depth, "node");
+
 			sn->cells++;
 			cpu = !strncmp(e.id, "cpu", 3) ? atoi(e.id + 3) : -1;
-			if (cpu >= 0 && cpu < TEST_CPUS)
+			if (cpu >= 0 && cpu < TEST_CPUS) {
 				sn->cell_of[cpu]++;
+				sn->node_of[cpu] = node && !strncmp(node->id,
+								    "node", 4) ?
+						   atoi(node->id + 4) : -1;
+			}
 		}
 		if (cpu >= 0 && cpu < TEST_CPUS) {
 			if (!strcmp(e.cls, "offline"))
@@ -419,6 +430,91 @@ static void set(struct preview_dev *dev, unsigned int vec, const int *cpus)
 		__set_bit(*cpus, dev->masks + vec * dev->stride);
 }
 
+/*
+ * An L3 domain over two nodes: node 0 is CPUs 0-1, node 1 CPUs 2-3, one
+ * package, no SMT, one L3 domain over all four.  By render.h, it is drawn
+ * in the node of its first CPU, node 0, once, and named with both nodes;
+ * node 1 has no box, so the mark of a device on node 1 goes on node 0's
+ * and the legend says so.
+ */
+static void test_spanning_l3(void)
+{
+	static const int c3[] = { 3, -1 };
+	struct preview_dev dev;
+	unsigned int cpu, n;
+	struct machine m;
+	struct seen *sn;
+	char err[128];
+	char *svg, *map;
+
+	if (machine_alloc(&m, 4, 2)) {
+		fail("machine_alloc() failed");
+		return;
+	}
+	for (n = 0; n < 2; n++) {
+		m.node_cpus[n] = machine_bitmap(&m);
+		m.distance[n * 2] = n ? 20 : 10;
+		m.distance[n * 2 + 1] = n ? 10 : 20;
+	}
+	for (cpu = 0; cpu < 4; cpu++) {
+		if (m.node_cpus[cpu / 2])
+			__set_bit(cpu, m.node_cpus[cpu / 2]);
+		__set_bit(cpu, m.online);
+		__set_bit(cpu, m.siblings[cpu]);
+		m.package[cpu] = 0;
+		m.l3[cpu] = 7;
+	}
+	if (machine_finish(&m, err, sizeof(err))) {
+		fail("machine_finish(): %s", err);
+		machine_free(&m);
+		return;
+	}
+	memset(&dev, 0, sizeof(dev));
+	dev.label = "eth1";
+	dev.node = 1;
+	dev.nvec = 1;
+	dev.stride = m.longs;
+	dev.masks = calloc(m.longs, sizeof(long));
+	sn = calloc(1, sizeof(*sn));
+	if (!dev.masks || !sn) {
+		fail("out of memory");
+		goto out;
+	}
+	set(&dev, 0, c3);
+	svg = render(&m, &dev, 1, true, false);
+	if (svg && !read_svg(svg, sn)) {
+		if (sn->cells != 4 || sn->nodes != 1 || sn->l3s != 1)
+			fail("spanning L3: %u cells, %u node boxes, %u L3 boxes, want 4, 1, 1",
+			     sn->cells, sn->nodes, sn->l3s);
+		for (cpu = 0; cpu < 4; cpu++)
+			if (sn->node_of[cpu] != 0)
+				fail("spanning L3: cpu%u in node %d's box, want 0",
+				     cpu, sn->node_of[cpu]);
+		if (sn->nvec[3] != 1 || strcmp(sn->vec[3][0], "0:0"))
+			fail("spanning L3: cpu3 does not show 0:0 alone");
+		if (sn->nmark[0] != 1 || strcmp(sn->mark[0][0], "d0"))
+			fail("spanning L3: node 0's box does not mark d0");
+		if (!strstr(svg, ">L3 0, nodes 0-1</text>"))
+			fail("spanning L3: the L3 box does not name both nodes");
+		if (!strstr(svg, ">1 (in node 0)</text>"))
+			fail("spanning L3: the legend does not say where node 1 is");
+	} else {
+		fail("spanning L3: svg not well formed");
+	}
+	free(svg);
+	map = render(&m, &dev, 1, false, false);
+	if (map && (!strstr(map, "\n  L3 0, nodes 0-1: cpus 0-3\n") ||
+		    strstr(map, "\n node 1") ||
+		    !strstr(map, "\n node 0 <- d0\n") ||
+		    !has_label(map, "0:0")))
+		fail("spanning L3: map wrong:\n%s", map);
+	free(map);
+out:
+	free(sn);
+	free(dev.masks);
+	machine_free(&m);
+}
+
 int main(int argc, char **argv)
 {
 	static const int c0[] = { 0, -1 }, c4[] = { 4, -1 }, c6[] = { 6, -1 };
@@ -524,6 +620,8 @@ int main(int argc, char **argv)
 			fail("render_map to /dev/full did not return -1");
 		fclose(f);
 	}
+
+	test_spanning_l3();
 
 	for (d = 0; d < 3; d++)
 		free(devs[d].masks);

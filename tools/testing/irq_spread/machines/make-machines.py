@@ -410,8 +410,8 @@ def differences(new, old, name):
     for rel in sorted(set(a) | set(b)):
         if rel != "." and differs(a.get(rel), b.get(rel)):
             diff.append("%s %s/%s" % (
-                "missing:" if rel not in b else
-                "not generated:" if rel not in a else
+                "missing from the tree:" if rel not in b else
+                "not written by the script:" if rel not in a else
                 "differs:", name, rel))
     return diff
 
@@ -446,7 +446,7 @@ def main():
             diff += differences(os.path.join(tmp, m.name),
                                 os.path.join(args.out, m.name), m.name)
         names = set(m.name for m in MACHINES) | set(OWN_FILES)
-        diff += ["not generated: " + n
+        diff += ["not written by the script: " + n
                  for n in sorted(os.listdir(args.out)) if n not in names]
     finally:
         shutil.rmtree(tmp)
@@ -455,6 +455,9 @@ def main():
     if len(diff) > 20:
         print("make-machines.py --check: ... %d more" %
               (len(diff) - 20), file=sys.stderr)
+    if diff:
+        print("make-machines.py --check: run make-machines.py and commit "
+              "its output", file=sys.stderr)
     return 1 if diff else 0
 
 

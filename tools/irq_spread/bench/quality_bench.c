@@ -9,8 +9,8 @@
  *	and CPUs), and each count given with -v N; repeats dropped;
  *   node: the device's node: the first node with CPUs, the node with CPUs
  *	farthest from it (the lowest numbered among equals; none on a
- *	one-node machine), the first node without CPUs if there is one (a
- *	memory or I/O node), and no node (-1); each peer treats a node
+ *	one-node machine), the first node the machine has without CPUs if
+ *	there is one (a memory or I/O node), and no node (-1); each peer treats a node
  *	without CPUs and no node as its own code does;
  *   placement: the policies numa, numa-core and core (the engine, each
  *	device from an empty load: its placement is released before the
@@ -115,7 +115,7 @@ static unsigned int device_nodes(const struct machine *m, int *nodes)
 
 	for (k = 0; k < (int)m->nr_nodes; k++) {
 		if (!node_has_cpus(m, k)) {
-			if (none < 0)
+			if (none < 0 && test_bit(k, m->node_online))
 				none = k;
 			continue;
 		}

@@ -253,14 +253,14 @@ static void peer_hop_mask(const struct machine *m, int node, int limit,
 
 /*
  * MANA, irq_setup() in drivers/net/ethernet/microsoft/mana/gdma_main.c of
- * 6.12 (the base before our patches), called with every vector the
- * driver spreads.  For each hop mask from @node (for no node, one hop:
+ * 6.12 (the base's own copy, before patches/ replace it), called with
+ * every vector the driver spreads.  For each hop mask from @node (for no node, one hop:
  * every online CPU; for a node without CPUs, none), it takes the CPUs
  * the hop adds and a weight of their number; then, while the weight is
  * above 0, one round: a working copy of the hop's added CPUs, and for
  * each CPU left in it by number, the next vector gets the CPU's whole
- * sibling mask (topology_sibling_cpumask(), which can reach past the
- * hop), the siblings leave the working copy and the weight drops by one.
+ * sibling mask (topology_sibling_cpumask(), online siblings included
+ * whatever their hop), the siblings leave the working copy and the weight drops by one.
  * So a hop of c cores of t threads gets t rounds of one vector per core
  * (the weight counts threads but drops once per core).  Once the hops
  * are used up the function returns: the vectors past them keep the
@@ -324,9 +324,11 @@ static void peer_mana_irq_setup(const struct machine *m, int node,
  * search tool):
  *  - the online CPUs (those with a topology directory), each in a domain:
  *    its L3 (cache/index3/shared_cpu_list), domains numbered in the order
- *    their lowest numbered online CPU comes, or its package when it has
- *    no L3 (here: the machine's @l3, which falls back to the package the
- *    same way, numbered by lowest CPU too);
+ *    their lowest numbered online CPU comes, or, for a CPU without an L3,
+ *    its package id.  Here the domains are the machine's @l3 (which falls
+ *    back to the package too), numbered by lowest online CPU in both
+ *    cases: the same order as udevd's where package ids grow with CPU
+ *    numbers, and where a machine does not mix CPUs with and without L3;
  *  - only first threads: a CPU that is the first of its
  *    thread_siblings_list, which holds online siblings only;
  *  - per domain its first threads by core_id, then CPU number (here by CPU
@@ -341,7 +343,8 @@ static void peer_mana_irq_setup(const struct machine *m, int node,
  *  - one CPU per MSI-X vector of the device, distance and device node
  *    ignored.
  * udevd sorts the device's IRQ numbers as strings before it hands out the
- * CPUs (so IRQ 100 comes before IRQ 99); vector i here gets pick i.
+ * CPUs (so IRQ 100 comes before IRQ 99); vector i here gets pick i.  With
+ * no domain at all (no online CPU) vectors are left alone.
  */
 static void peer_equidist(unsigned int *idx, unsigned int n)
 {

@@ -137,6 +137,20 @@ static void test_machine_a(void)
 	expect(&m, "udev_spread", -1, 6, udev);
 
 	/*
+	 * CPU 1 isolated: no peer looks at isolation, the kernel ones place
+	 * on online CPUs and udevd reads online ones: local spread from node
+	 * 0 still starts 0 1, udev 0 2 1.
+	 */
+	__set_bit(1, m.isolated);
+	__clear_bit(1, m.eligible);
+	{
+		static const char *const local_iso[] = { "0", "1" };
+
+		expect(&m, "local_spread", 0, 2, local_iso);
+		expect(&m, "udev_spread", 0, 3, udev);
+	}
+
+	/*
 	 * CPU 4 offline: it leaves every sibling mask (MANA's {0}), and the
 	 * online count is 7 (local spread wraps after 7: vector 7 is the
 	 * first again).  MANA node 0: hop 0 adds 0 1 5, weight 3: round 1

@@ -20,8 +20,7 @@ static void *quality_zalloc(size_t n, size_t size)
 	return p;
 }
 
-/* The mean distance from @node to the CPUs of @mask that have a node. */
-static bool quality_mask_distance(const struct machine *m, int node,
+bool quality_mask_distance(const struct machine *m, int node,
 				  const unsigned long *mask, double *mean)
 {
 	unsigned int cpu, n = 0;

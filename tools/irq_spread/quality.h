@@ -42,4 +42,11 @@ struct quality {
 void quality_of(const struct machine *m, int node, unsigned int nvec,
 		const unsigned long *masks, size_t stride, struct quality *q);
 
+/*
+ * The mean distance from @node to the CPUs of @mask that have a node, in
+ * @mean; false, leaving @mean alone, if none has.
+ */
+bool quality_mask_distance(const struct machine *m, int node,
+			   const unsigned long *mask, double *mean);
+
 #endif /* _IRQ_SPREAD_TOOL_QUALITY_H */

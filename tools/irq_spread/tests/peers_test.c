@@ -268,9 +268,9 @@ static void test_machine_d(void)
 
 int main(void)
 {
-	test_machine_a();
-	test_machine_b();
-	test_machine_c();
-	test_machine_d();
+	CHECK_CASE(test_machine_a);
+	CHECK_CASE(test_machine_b);
+	CHECK_CASE(test_machine_c);
+	CHECK_CASE(test_machine_d);
 	return check_done("peers_test");
 }

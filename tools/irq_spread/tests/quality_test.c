@@ -163,7 +163,7 @@ static void test_machine_b(void)
 
 int main(void)
 {
-	test_machine_a();
-	test_machine_b();
+	CHECK_CASE(test_machine_a);
+	CHECK_CASE(test_machine_b);
 	return check_done("quality_test");
 }

@@ -28,6 +28,7 @@
 #include "render.h"
 
 #define TEST_CPUS	16
+#define SEEN_CPUS	128	/* the most CPUs of a machine here */
 #define MAX_LABELS	8
 #define COUNT5		"d0\303\2275"	/* "d0", U+00D7 (multiplication), "5" */
 
@@ -60,15 +61,15 @@ static const char * const expect_vec[TEST_CPUS][MAX_LABELS] = {
 /* What an SVG reading found. */
 struct seen {
 	unsigned int cells;			/* elements of class "cpu" */
-	unsigned int cell_of[TEST_CPUS];		/* of class "cpu", id cpuN */
-	char vec[TEST_CPUS][MAX_LABELS][16];	/* class "vec" texts per CPU */
-	unsigned int nvec[TEST_CPUS];
-	char count[TEST_CPUS][16];		/* class "count" text */
-	unsigned int state[TEST_CPUS];		/* STATE_* classes inside */
+	unsigned int cell_of[SEEN_CPUS];	/* of class "cpu", id cpuN */
+	char vec[SEEN_CPUS][MAX_LABELS][16];	/* class "vec" texts per CPU */
+	unsigned int nvec[SEEN_CPUS];
+	char count[SEEN_CPUS][16];		/* class "count" text */
+	unsigned int state[SEEN_CPUS];		/* STATE_* classes inside */
 	char mark[4][8][8];			/* devmark texts per node */
 	unsigned int nmark[4];
 	unsigned int stray;			/* vec or mark text elsewhere */
-	int node_of[TEST_CPUS];			/* node box a cell is in */
+	int node_of[SEEN_CPUS];			/* node box a cell is in */
 	unsigned int nodes;			/* elements of class "node" */
 	unsigned int l3s;			/* elements of class "l3" */
 };
@@ -182,14 +183,14 @@ static int read_svg(const char *svg, struct seen *sn)
 
 			sn->cells++;
 			cpu = !strncmp(e.id, "cpu", 3) ? atoi(e.id + 3) : -1;
-			if (cpu >= 0 && cpu < TEST_CPUS) {
+			if (cpu >= 0 && cpu < SEEN_CPUS) {
 				sn->cell_of[cpu]++;
 				sn->node_of[cpu] = node && !strncmp(node->id,
 								    "node", 4) ?
 						   atoi(node->id + 4) : -1;
 			}
 		}
-		if (cpu >= 0 && cpu < TEST_CPUS) {
+		if (cpu >= 0 && cpu < SEEN_CPUS) {
 			if (!strcmp(e.cls, "offline"))
 				sn->state[cpu] |= STATE_OFFLINE;
 			if (!strcmp(e.cls, "isolated"))
@@ -207,7 +208,7 @@ static int read_svg(const char *svg, struct seen *sn)
 		if (end[-1] == '/' || strcmp(e.name, "text"))
 			continue;
 		if (!strcmp(e.cls, "vec") || !strcmp(e.cls, "count")) {
-			if (cpu < 0 || cpu >= TEST_CPUS) {
+			if (cpu < 0 || cpu >= SEEN_CPUS) {
 				sn->stray++;
 			} else if (!strcmp(e.cls, "count")) {
 				copy_text(sn->count[cpu], 16, text);
@@ -515,6 +516,76 @@ out:
 	machine_free(&m);
 }
 
+/*
+ * A wide machine: 2 nodes of 16 SMT4 cores (siblings adjacent, core g is
+ * CPUs 4g .. 4g + 3), one device of 128 vectors, vector v on CPU v alone,
+ * and a label of 200 characters.  Each CPU shows its one label, the map's
+ * lines (cores of 4 fields of "0:127") still fit 100 columns and name
+ * every vector, and the label is cut short in the map.
+ */
+static void test_wide(void)
+{
+	struct preview_dev dev;
+	char label[201], want[16];
+	unsigned int cpu, v;
+	struct machine m;
+	struct seen *sn = calloc(1, sizeof(*sn));
+	char *svg = NULL, *map = NULL;
+	const char *line, *nl;
+
+	memset(&dev, 0, sizeof(dev));
+	if (!sn || machine_synthetic(&m, 2, 16, 4, false, 1, 0, 10, 20) ||
+	    m.nr_cpus != SEEN_CPUS) {
+		fail("wide: no machine");
+		free(sn);
+		return;
+	}
+	memset(label, 'x', 200);
+	label[200] = '\0';
+	dev.label = label;
+	dev.node = 0;
+	dev.nvec = SEEN_CPUS;
+	dev.stride = m.longs;
+	dev.masks = calloc(SEEN_CPUS * m.longs, sizeof(long));
+	if (!dev.masks)
+		goto out;
+	for (v = 0; v < SEEN_CPUS; v++)
+		__set_bit(v, dev.masks + v * dev.stride);
+	svg = render(&m, &dev, 1, true, false);
+	if (!svg || read_svg(svg, sn)) {
+		fail("wide: svg not well formed");
+		goto out;
+	}
+	if (sn->cells != SEEN_CPUS)
+		fail("wide: %u cells, want %u", sn->cells, SEEN_CPUS);
+	for (cpu = 0; cpu < SEEN_CPUS; cpu++) {
+		snprintf(want, sizeof(want), "0:%u", cpu);
+		if (sn->nvec[cpu] != 1 || strcmp(sn->vec[cpu][0], want))
+			fail("wide: cpu%u shows %u labels (%s), want %s", cpu,
+			     sn->nvec[cpu], sn->nvec[cpu] ? sn->vec[cpu][0] :
+			     "none", want);
+	}
+	map = render(&m, &dev, 1, false, false);
+	if (!map)
+		goto out;
+	for (line = map; (nl = strchr(line, '\n')); line = nl + 1)
+		if (nl - line > 100)
+			fail("wide: map line of %d columns", (int)(nl - line));
+	for (v = 0; v < SEEN_CPUS; v++) {
+		snprintf(want, sizeof(want), "0:%u", v);
+		if (!has_label(map, want))
+			fail("wide: map has no %s", want);
+	}
+	if (strstr(map, label + 200 - 30))
+		fail("wide: map has the whole 200-character label");
+out:
+	free(svg);
+	free(map);
+	free(sn);
+	free(dev.masks);
+	machine_free(&m);
+}
+
 int main(int argc, char **argv)
 {
 	static const int c0[] = { 0, -1 }, c4[] = { 4, -1 }, c6[] = { 6, -1 };
@@ -622,6 +693,7 @@ int main(int argc, char **argv)
 	}
 
 	test_spanning_l3();
+	test_wide();
 
 	for (d = 0; d < 3; d++)
 		free(devs[d].masks);

@@ -1077,24 +1077,54 @@ static unsigned int map_joined(const struct layout *l, unsigned int cpu)
 	return len;
 }
 
-/* The width of the fields, so that every core's cell fits on a line. */
-static void map_measure(struct map *p)
+/* The width of the fields if none is wider than @wmax. */
+static unsigned int map_width(const struct layout *l, unsigned int wmax)
 {
-	const struct layout *l = &p->l;
-	unsigned int i, nv, len, wmax;
-	int room = MAP_COLS - MAP_INDENT - 2 - ((int)l->max_threads - 1);
+	unsigned int i, nv, len, w = 1;
 
-	p->threads = l->max_threads ? l->max_threads : 1;
-	wmax = room > 0 ? (unsigned int)room / p->threads : 1;
-	wmax = wmax < 2 ? 2 : wmax > MAP_FIELD_MAX ? MAP_FIELD_MAX : wmax;
-	p->w = 1;
 	for (i = 0; i < l->n; i++) {
 		nv = l->vstart[l->order[i] + 1] - l->vstart[l->order[i]];
 		len = map_joined(l, l->order[i]);
 		if (len > wmax)
 			len = digits(nv) + 1;
-		p->w = len > p->w ? len : p->w;
+		w = len > w ? len : w;
 	}
+	return w;
+}
+
+/* Lines of cores the map takes with fields of @w. */
+static unsigned int map_lines(const struct map *p, unsigned int w)
+{
+	unsigned int cell = 2 + p->threads * w + p->threads - 1;
+	unsigned int per_line = (MAP_COLS - MAP_INDENT + 1) / (cell + 1), i;
+	unsigned int lines = 0;
+
+	per_line = per_line ? per_line : 1;
+	for (i = 0; i < p->l.nbox[LV_L3]; i++)
+		lines += (p->l.box[LV_L3][i].nr + per_line - 1) / per_line;
+	return lines;
+}
+
+/*
+ * The width of the fields: every thread's whole list of vectors if each
+ * core still fits on a line and the map is no more than 24 lines of cores
+ * (or 2 per L3 domain), else at most MAP_FIELD_MAX, with counts for the
+ * lists that do not fit.
+ */
+static void map_measure(struct map *p)
+{
+	const struct layout *l = &p->l;
+	int room = MAP_COLS - MAP_INDENT - 2 - ((int)l->max_threads - 1);
+	unsigned int wmax, w;
+
+	p->threads = l->max_threads ? l->max_threads : 1;
+	wmax = room > 0 ? (unsigned int)room / p->threads : 1;
+	wmax = wmax < 2 ? 2 : wmax;
+	w = map_width(l, wmax);
+	if (w > MAP_FIELD_MAX &&
+	    map_lines(p, w) > max(24u, 2 * l->nbox[LV_L3]))
+		w = map_width(l, MAP_FIELD_MAX);
+	p->w = w;
 }
 
 /* One thread's field: its vectors, or their count, or its state. */

@@ -34,6 +34,8 @@
 
 static const unsigned int sizes[NR_SIZES] = { 256, 1024, 4096, 8192 };
 static double min_time = 0.2;
+/* Only these, if set (-s, -S, -m): 0 for all; a method is its index + 1. */
+static unsigned int only_cpus, only_shape, only_method;
 
 /*
  * barrier_data() of include/linux/compiler.h: the memory @p points to
@@ -504,9 +506,23 @@ static const struct shape shapes[] = {
 	  growing_nodes, growing_nodes_cores },
 };
 
+/* A table cell: @v by @fmt, or "-" if it was not measured. */
+static void cell(const char *fmt, double v)
+{
+	if (v > 0)
+		printf(fmt, v);
+	else
+		printf(" - |");
+}
+
+static bool wanted(unsigned int method)
+{
+	return !only_method || only_method == method + 1;
+}
+
 static int bench_shape(const struct shape *s)
 {
-	double t[NR_SIZES][NR_METHODS];
+	double t[NR_SIZES][NR_METHODS] = {};
 	unsigned int z, k, nodes, cores;
 	struct spread_run r = { .node = 0 };
 	struct machine m;
@@ -531,6 +547,8 @@ static int bench_shape(const struct shape *s)
 	printf("\n");
 
 	for (z = 0; z < NR_SIZES; z++) {
+		if (only_cpus && only_cpus != sizes[z])
+			continue;
 		nodes = s->nodes(sizes[z]);
 		cores = s->cores(sizes[z]);
 		if (machine_synthetic(&m, nodes, cores, SMT, true, nodes / 2,
@@ -551,19 +569,23 @@ static int bench_shape(const struct shape *s)
 		}
 		for (k = 0; k < IRQ_SPREAD_NR_POLICIES; k++) {
 			r.policy = k;
-			t[z][k] = measure(run_library, &r);
+			if (wanted(k))
+				t[z][k] = measure(run_library, &r);
 		}
 		r.local_spread = local_spread;
-		t[z][M_NTH] = measure(run_peer, &r);
+		if (wanted(M_NTH))
+			t[z][M_NTH] = measure(run_peer, &r);
 		r.local_spread = local_spread_old;
-		t[z][M_OLD] = measure(run_peer, &r);
+		if (wanted(M_OLD))
+			t[z][M_OLD] = measure(run_peer, &r);
 
 		printf("| %u | %u x %u x %u |", m.nr_cpus, nodes, cores, SMT);
 		for (k = 0; k < NR_METHODS; k++)
-			printf(" %.1f |", t[z][k] * 1e6);
+			cell(" %.1f |", t[z][k] * 1e6);
 		for (k = 0; k < NR_METHODS; k++)
 			if (k != M_NTH)
-				printf(" %.2f |", t[z][k] / t[z][M_NTH]);
+				cell(" %.2f |", t[z][M_NTH] > 0 ?
+				     t[z][k] / t[z][M_NTH] : 0);
 		printf("\n");
 		fflush(stdout);
 		peer_free(&p, m.nr_nodes);
@@ -582,7 +604,8 @@ static int bench_shape(const struct shape *s)
 	for (z = 1; z < NR_SIZES; z++) {
 		printf("| %u | x%u |", sizes[z], sizes[z] / sizes[z - 1]);
 		for (k = 0; k < NR_METHODS; k++)
-			printf(" x%.2f |", t[z][k] / t[z - 1][k]);
+			cell(" x%.2f |", t[z - 1][k] > 0 ?
+			     t[z][k] / t[z - 1][k] : 0);
 		printf("\n");
 	}
 	return 0;
@@ -852,23 +875,59 @@ static void host_model(char *buf, size_t size)
 		fclose(f);
 }
 
+static const char * const method_opt[NR_METHODS] = {
+	"numa", "numa-core", "core", "nth", "linear",
+};
+
+/* Option @c with @arg; -1 with a message if @arg is not one it takes. */
+static int parse_option(int c, const char *arg)
+{
+	unsigned int i;
+	char *end;
+
+	errno = 0;
+	switch (c) {
+	case 't':
+		min_time = strtod(arg, &end);
+		if (!errno && !*end && min_time >= 0 && min_time <= 60)
+			return 0;
+		break;
+	case 's':
+		only_cpus = strtoul(arg, &end, 10);
+		for (i = 0; !errno && !*end && i < NR_SIZES; i++)
+			if (sizes[i] == only_cpus)
+				return 0;
+		break;
+	case 'S':
+		only_shape = strtoul(arg, &end, 10);
+		if (!errno && !*end && only_shape >= 1 &&
+		    only_shape <= ARRAY_SIZE(shapes))
+			return 0;
+		break;
+	case 'm':
+		for (i = 0; i < NR_METHODS; i++) {
+			if (!strcmp(arg, method_opt[i])) {
+				only_method = i + 1;
+				return 0;
+			}
+		}
+		break;
+	default:
+		return -1;
+	}
+	fprintf(stderr, "cost_bench: -%c %s: not a value it takes\n", c, arg);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	char model[256];
 	unsigned int i;
-	char *end;
 	int c;
 
-	while ((c = getopt(argc, argv, "t:")) != -1) {
-		if (c != 't')
+	while ((c = getopt(argc, argv, "t:s:S:m:")) != -1) {
+		if (parse_option(c, optarg))
 			goto usage;
-		errno = 0;
-		min_time = strtod(optarg, &end);
-		if (errno || *end || min_time < 0 || min_time > 60) {
-			fprintf(stderr, "cost_bench: -t %s: not a time in seconds from 0 to 60\n",
-				optarg);
-			return 2;
-		}
 	}
 	if (optind != argc)
 		goto usage;
@@ -883,12 +942,19 @@ int main(int argc, char **argv)
 	       "least %.2f s; each ratio is of two figures of this run.\n",
 	       model, sysconf(_SC_NPROCESSORS_ONLN), min_time);
 	for (i = 0; i < ARRAY_SIZE(shapes); i++)
-		if (bench_shape(&shapes[i]))
+		if ((!only_shape || only_shape == i + 1) &&
+		    bench_shape(&shapes[i]))
 			return 1;
-	if (bench_pool())
+	if (!only_cpus && !only_shape && !only_method && bench_pool())
 		return 1;
 	return 0;
 usage:
-	fprintf(stderr, "usage: cost_bench [-t SECONDS]\n");
+	fprintf(stderr,
+		"usage: cost_bench [-t SECONDS] [-s CPUS] [-S SHAPE] [-m METHOD]\n"
+		"  -t  measure each figure for at least SECONDS (0 to 60, default 0.2)\n"
+		"  -s  only the machines of CPUS CPUs (256, 1024, 4096, 8192)\n"
+		"  -S  only shape SHAPE (1 or 2)\n"
+		"  -m  only METHOD (numa, numa-core, core, nth, linear)\n"
+		"any of -s, -S, -m leaves the pool out\n");
 	return 2;
 }

@@ -7,6 +7,7 @@
  *
  *	devices/system/cpu/possible		required: the CPUs
  *	devices/system/cpu/online		required
+ *	devices/system/cpu/present		optional: the CPUs there are
  *	devices/system/cpu/{isolated,nohz_full}	optional: CPUs no vector gets
  *	devices/system/cpu/cpuN/topology/thread_siblings_list
  *						required for online CPUs
@@ -34,10 +35,7 @@
 #define MAX_NODES	1024
 #define MAX_FILE	65536
 
-static void seterr(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t len, const char *fmt, ...)
+static __printf(3, 4) void seterr(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -265,6 +263,7 @@ int machine_alloc(struct machine *m, unsigned int nr_cpus,
 	m->longs = BITS_TO_LONGS(nr_cpus);
 	m->distance = calloc((size_t)nr_nodes * nr_nodes, sizeof(int));
 	m->node_cpus = calloc(nr_nodes, sizeof(*m->node_cpus));
+	m->node_online = calloc(BITS_TO_LONGS(nr_nodes), sizeof(long));
 	m->siblings = calloc(nr_cpus, sizeof(*m->siblings));
 	m->cpu_node = malloc(nr_cpus * sizeof(int));
 	m->core = malloc(nr_cpus * sizeof(int));
@@ -275,9 +274,9 @@ int machine_alloc(struct machine *m, unsigned int nr_cpus,
 	m->isolated = machine_bitmap(m);
 	m->nohz_full = machine_bitmap(m);
 	m->eligible = machine_bitmap(m);
-	if (!m->distance || !m->node_cpus || !m->siblings || !m->cpu_node ||
-	    !m->core || !m->package || !m->l3 || !m->present || !m->online ||
-	    !m->isolated || !m->nohz_full || !m->eligible)
+	if (!m->distance || !m->node_cpus || !m->node_online || !m->siblings ||
+	    !m->cpu_node || !m->core || !m->package || !m->l3 || !m->present ||
+	    !m->online || !m->isolated || !m->nohz_full || !m->eligible)
 		goto fail;
 	for (i = 0; i < nr_cpus; i++) {
 		m->siblings[i] = machine_bitmap(m);
@@ -307,6 +306,7 @@ void machine_free(struct machine *m)
 	if (m->topo.ops)
 		irq_spread_topology_destroy(&m->topo);
 	free(m->distance);
+	free(m->node_online);
 	free(m->node_cpus);
 	free(m->siblings);
 	free(m->cpu_node);
@@ -434,6 +434,7 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 		}
 		if (!m->node_cpus[node])
 			continue;
+		__set_bit(node, m->node_online);
 		if (bitmap_intersects(seen, m->node_cpus[node], n)) {
 			seterr(err, errlen, "node %u: has CPUs of another node",
 			       node);
@@ -460,13 +461,18 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 			}
 		}
 	}
-	/* A CPU whose siblings are unknown (offline) is a core of its own. */
-	for (cpu = 0; cpu < n; cpu++)
+	/*
+	 * A CPU whose siblings are unknown (offline on x86, which removes its
+	 * topology directory) is in no core, and its own sibling for the
+	 * engine, which never gives it a vector.
+	 */
+	for (cpu = 0; cpu < n; cpu++) {
+		m->core[cpu] = -1;
 		if (bitmap_empty(m->siblings[cpu], n))
 			__set_bit(cpu, m->siblings[cpu]);
-	for (cpu = 0; cpu < n; cpu++)
-		m->core[cpu] = test_bit(cpu, m->present) ?
-			       (int)find_first_bit(m->siblings[cpu], n) : -1;
+		else if (test_bit(cpu, m->present))
+			m->core[cpu] = find_first_bit(m->siblings[cpu], n);
+	}
 	m->nr_cores = densify(m->core, n);
 	for (cpu = 0; cpu < n; cpu++)
 		if (m->l3[cpu] < 0 && test_bit(cpu, m->present))
@@ -549,6 +555,25 @@ static int read_width(struct reader *r, unsigned int *nr_cpus)
 	return ret;
 }
 
+/* Two online CPUs that list each other must list the same siblings. */
+static int check_siblings(struct reader *r, const struct machine *m)
+{
+	unsigned int n = m->nr_cpus, cpu, sib;
+
+	for_each_set_bit(cpu, m->online, n) {
+		for_each_set_bit(sib, m->siblings[cpu], n) {
+			if (sib == cpu || !test_bit(sib, m->online) ||
+			    bitmap_equal(m->siblings[sib], m->siblings[cpu], n))
+				continue;
+			seterr(r->err, r->errlen,
+			       "%s/devices/system/cpu/cpu%u/topology/thread_siblings_list and cpu%u's: list different siblings",
+			       r->root, cpu, sib);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int read_cpus(struct reader *r, struct machine *m)
 {
 	unsigned long *possible = machine_bitmap(m), *l3 = machine_bitmap(m);
@@ -562,12 +587,19 @@ static int read_cpus(struct reader *r, struct machine *m)
 		goto out;
 	}
 	if (reader_list(r, "devices/system/cpu/possible", false, possible, n) ||
+	    reader_list(r, "devices/system/cpu/present", true, m->present,
+			n) < 0 ||
 	    reader_list(r, "devices/system/cpu/online", false, m->online, n) ||
 	    reader_list(r, "devices/system/cpu/isolated", true, m->isolated,
 			n) < 0 ||
 	    reader_list(r, "devices/system/cpu/nohz_full", true, m->nohz_full,
 			n) < 0)
 		goto out;
+	if (bitmap_empty(m->online, n)) {
+		seterr(r->err, r->errlen,
+		       "%s/devices/system/cpu/online: no CPU online", r->root);
+		goto out;
+	}
 	if (!bitmap_subset(m->online, possible, n)) {
 		seterr(r->err, r->errlen,
 		       "%s/devices/system/cpu/online: CPUs that are not possible",
@@ -582,6 +614,11 @@ static int read_cpus(struct reader *r, struct machine *m)
 				  m->siblings[cpu], n);
 		if (got < 0)
 			goto out;
+		if (!got && !test_bit(cpu, m->siblings[cpu])) {
+			seterr(r->err, r->errlen, "%s: does not hold cpu%u",
+			       r->path, cpu);
+			goto out;
+		}
 		if (!got)
 			__set_bit(cpu, m->present);
 		snprintf(rel, sizeof(rel),
@@ -609,7 +646,7 @@ static int read_cpus(struct reader *r, struct machine *m)
 			m->l3[cpu] = c;
 		}
 	}
-	ret = 0;
+	ret = check_siblings(r, m);
 out:
 	free(possible);
 	free(l3);
@@ -629,6 +666,7 @@ static int read_nodes(struct reader *r, struct machine *m,
 		for (k = 0; k < m->nr_nodes; k++)
 			m->distance[node * m->nr_nodes + k] =
 				node == k ? 10 : 255;
+	bitmap_copy(m->node_online, dirs, m->nr_nodes);
 	for_each_set_bit(node, dirs, m->nr_nodes) {
 		m->node_cpus[node] = machine_bitmap(m);
 		if (!m->node_cpus[node]) {
@@ -639,6 +677,15 @@ static int read_nodes(struct reader *r, struct machine *m,
 			 node);
 		if (reader_list(r, rel, false, m->node_cpus[node], m->nr_cpus))
 			return -1;
+		for (k = 0; k < node; k++) {
+			if (!m->node_cpus[k] ||
+			    !bitmap_intersects(m->node_cpus[k], m->node_cpus[node],
+					       m->nr_cpus))
+				continue;
+			seterr(r->err, r->errlen,
+			       "%s: has CPUs of node%u's cpulist", r->path, k);
+			return -1;
+		}
 		if (bitmap_empty(m->node_cpus[node], m->nr_cpus)) {
 			free(m->node_cpus[node]);
 			m->node_cpus[node] = NULL;

@@ -654,6 +654,7 @@ static const struct irq_spread_pool_ops fake_ops = {
  * @get: a vector for the user on @cpu (@cpus holds it alone)
  * @put: give @vector back
  * @ctx: for both
+ * @block: gets are timed by blocks of this many
  *
  * Both sides are called through these pointers, which the compiler must
  * load (keep()), as a module calls the pool.
@@ -662,6 +663,7 @@ struct consumers {
 	int (*get)(void *ctx, const unsigned long *cpus, unsigned int cpu);
 	int (*put)(void *ctx, unsigned int vector);
 	void *ctx;
+	unsigned int block;
 };
 
 static int pool_get(void *ctx, const unsigned long *cpus, unsigned int cpu)
@@ -701,64 +703,97 @@ static int old_put(void *ctx, unsigned int vector)
 	return 0;
 }
 
-/* The figures of one round, in seconds per call. */
+/*
+ * The phases of a round: its first SEED_POOL gets, each requesting a
+ * vector; the other gets, each sharing one; its puts.
+ */
 enum {
-	F_REQUEST,	/* the first SEED_POOL gets: each requests a vector */
-	F_SHARE,	/* the other gets: each shares one */
-	F_GET,		/* all gets */
-	F_PUT,		/* all puts */
-	NR_FIGURES,
+	P_REQUEST,
+	P_SHARE,
+	P_PUT,
+	NR_PHASES,
 };
 
-static const char * const figure_name[NR_FIGURES] = {
-	[F_REQUEST]	= "get, requesting a vector (first 255)",
-	[F_SHARE]	= "get, sharing one (other 2495)",
-	[F_GET]		= "get, all 2750",
-	[F_PUT]		= "put, all 2750",
+/* The phases, then all gets. */
+static const char * const phase_name[NR_PHASES + 1] = {
+	"get, requesting a vector (first 255)",
+	"get, sharing one (other 2495)",
+	"put, all 2750",
+	"get, all 2750",
+};
+
+static const unsigned int phase_order[] = {
+	P_REQUEST, P_SHARE, NR_PHASES, P_PUT,
 };
 
 #define MAX_ROUNDS	1000
+#define POOL_SAMPLES	50000
 
-/* Users @from to @to - 1 of the scenario get their vectors, into @vecs. */
+/**
+ * struct samples - per-call times of one phase, in seconds
+ * @v: the times
+ * @n: how many there are
+ */
+struct samples {
+	double v[POOL_SAMPLES];
+	unsigned int n;
+};
+
+static void add_sample(struct samples *s, double t)
+{
+	if (s->n < POOL_SAMPLES)
+		s->v[s->n++] = t;
+}
+
+static double median(struct samples *s)
+{
+	qsort(s->v, s->n, sizeof(*s->v), cmp_double);
+	return s->v[s->n / 2];
+}
+
+/*
+ * Users @from to @to - 1 of the scenario get their vectors, into @vecs,
+ * timed by blocks of @block users: one sample per block.
+ */
 static void seed_gets(const struct consumers *c, unsigned long *want,
 		      unsigned int n, int *vecs, unsigned int from,
-		      unsigned int to)
+		      unsigned int to, struct samples *out)
 {
-	unsigned int i, cpu;
+	unsigned int i, end, cpu;
+	double t;
 
-	for (i = from; i < to; i++) {
-		cpu = seed_cpu(i, n);
-		__set_bit(cpu, want);
-		keep(c);
-		vecs[i] = c->get(c->ctx, want, cpu);
-		__clear_bit(cpu, want);
+	for (; from < to; from = end) {
+		end = min(from + c->block, to);
+		t = now();
+		for (i = from; i < end; i++) {
+			cpu = seed_cpu(i, n);
+			__set_bit(cpu, want);
+			keep(c);
+			vecs[i] = c->get(c->ctx, want, cpu);
+			__clear_bit(cpu, want);
+		}
+		add_sample(out, (now() - t) / (end - from));
 	}
 }
 
 /*
- * One round of the scenario: 2750 gets, then 2750 puts in the same order.
- * Return -1 if a get gave no vector.
+ * One round of the scenario: 2750 gets, then 2750 puts in the same order
+ * (timed as one block).  Return -1 if a get gave no vector.
  */
 static int seed_round(const struct consumers *c, unsigned long *want,
-		      unsigned int n, int *vecs, double *fig)
+		      unsigned int n, int *vecs, struct samples *out)
 {
-	double t[4];
 	unsigned int i;
+	double t;
 
-	t[0] = now();
-	seed_gets(c, want, n, vecs, 0, SEED_POOL);
-	t[1] = now();
-	seed_gets(c, want, n, vecs, SEED_POOL, SEED_USERS);
-	t[2] = now();
+	seed_gets(c, want, n, vecs, 0, SEED_POOL, &out[P_REQUEST]);
+	seed_gets(c, want, n, vecs, SEED_POOL, SEED_USERS, &out[P_SHARE]);
+	t = now();
 	for (i = 0; i < SEED_USERS; i++) {
 		keep(c);
 		c->put(c->ctx, vecs[i]);
 	}
-	t[3] = now();
-	fig[F_REQUEST] = (t[1] - t[0]) / SEED_POOL;
-	fig[F_SHARE] = (t[2] - t[1]) / (SEED_USERS - SEED_POOL);
-	fig[F_GET] = (t[2] - t[0]) / SEED_USERS;
-	fig[F_PUT] = (t[3] - t[2]) / SEED_USERS;
+	add_sample(&out[P_PUT], (now() - t) / SEED_USERS);
 	for (i = 0; i < SEED_USERS; i++)
 		if (vecs[i] < 0)
 			return -1;
@@ -767,8 +802,8 @@ static int seed_round(const struct consumers *c, unsigned long *want,
 
 static int bench_pool(void)
 {
-	static double fig[2][NR_FIGURES][MAX_ROUNDS];
-	double med[2][NR_FIGURES], round[NR_FIGURES], start;
+	static struct samples out[2][NR_PHASES];
+	double med[2][NR_PHASES + 1], start;
 	unsigned long requests = 0, *want;
 	struct irq_spread_pool_info info = {
 		.name = "seed004", .node = 0, .policy = IRQ_SPREAD_NUMA,
@@ -776,12 +811,12 @@ static int bench_pool(void)
 		.ops = &fake_ops, .priv = &requests,
 	};
 	struct consumers side[2] = {
-		{ .get = pool_get, .put = pool_put },
-		{ .get = old_get, .put = old_put },
+		{ .get = pool_get, .put = pool_put, .block = 51 },
+		{ .get = old_get, .put = old_put, .block = SEED_USERS },
 	};
 	struct irq_spread_pool *pool;
 	struct old_pf pf = {};
-	unsigned int n, k, s, f, cpu;
+	unsigned int n, k, s, ph, cpu, i;
 	int *vecs;
 	struct machine m;
 
@@ -810,22 +845,22 @@ static int bench_pool(void)
 	 * 255 gets request them again.
 	 */
 	start = now();
-	for (k = 0; k < MAX_ROUNDS &&
+	for (k = 0; k < MAX_ROUNDS && out[0][P_SHARE].n < POOL_SAMPLES &&
 	     (k < MIN_SAMPLES || now() - start < 2 * min_time); k++) {
 		for (s = 0; s < 2; s++) {
-			if (seed_round(&side[s], want, n, vecs, round)) {
+			if (seed_round(&side[s], want, n, vecs, out[s])) {
 				fprintf(stderr, "cost_bench: a seed 004 get failed\n");
 				return -1;
 			}
-			for (f = 0; f < NR_FIGURES; f++)
-				fig[s][f][k] = round[f];
 		}
 	}
 	for (s = 0; s < 2; s++) {
-		for (f = 0; f < NR_FIGURES; f++) {
-			qsort(fig[s][f], k, sizeof(double), cmp_double);
-			med[s][f] = fig[s][f][k / 2];
-		}
+		for (ph = 0; ph < NR_PHASES; ph++)
+			med[s][ph] = median(&out[s][ph]);
+		/* All gets: the two kinds, weighted by their number. */
+		med[s][NR_PHASES] = (med[s][P_REQUEST] * SEED_POOL +
+				     med[s][P_SHARE] * (SEED_USERS - SEED_POOL)) /
+				    SEED_USERS;
 	}
 
 	printf("\n### Pool get and put: seed 004\n\n");
@@ -835,18 +870,23 @@ static int bench_pool(void)
 	       "%u vectors from vector %u, numa policy, no max_users, fake\n"
 	       "request and release callbacks; %u consumers x %u vectors =\n"
 	       "%u users, user i asking for CPU\n"
-	       "(i / 11 + (i %% 11) * 56 / 11) %% 56 alone.  Median of %u\n"
-	       "rounds of %u gets then %u puts (each round requests and\n"
-	       "releases all %u vectors).  Baseline, in the same rounds: mlx5\n"
-	       "before its SF pool, the PF's vector of the consumer's CPU\n"
-	       "(an array lookup and a reference count).\n\n",
+	       "(i / 11 + (i %% 11) * 56 / 11) %% 56 alone.  %u rounds of\n"
+	       "%u gets then %u puts; each round requests and releases all\n"
+	       "%u vectors.  Baseline, in the same rounds: mlx5 before its SF\n"
+	       "pool, the PF's vector of the consumer's CPU (an array lookup\n"
+	       "and a reference count).  Medians per call: of blocks of %u\n"
+	       "gets for the pool, of whole phases for its puts and for the\n"
+	       "baseline; all gets weighted from the two kinds.\n\n",
 	       SEED_POOL, SEED_FIRST, SEED_CONSUMERS, SEED_VECS, SEED_USERS,
-	       k, SEED_USERS, SEED_USERS, SEED_POOL);
+	       k, SEED_USERS, SEED_USERS, SEED_POOL, side[0].block);
 	printf("| operation | pool (ns) | mlx5 old (ns) | pool / old |\n");
 	printf("|:---|---:|---:|---:|\n");
-	for (f = 0; f < NR_FIGURES; f++)
-		printf("| %s | %.1f | %.1f | %.0f |\n", figure_name[f],
-		       med[0][f] * 1e9, med[1][f] * 1e9, med[0][f] / med[1][f]);
+	for (i = 0; i < ARRAY_SIZE(phase_order); i++) {
+		ph = phase_order[i];
+		printf("| %s | %.1f | %.1f | %.0f |\n", phase_name[ph],
+		       med[0][ph] * 1e9, med[1][ph] * 1e9,
+		       med[0][ph] / med[1][ph]);
+	}
 	printf("\nRequests made: %lu, %u per round.\n", requests, SEED_POOL);
 
 	irq_spread_pool_destroy(pool);

@@ -883,7 +883,7 @@ static int bench_pool(void)
 	printf("|:---|---:|---:|---:|\n");
 	for (i = 0; i < ARRAY_SIZE(phase_order); i++) {
 		ph = phase_order[i];
-		printf("| %s | %.1f | %.1f | %.0f |\n", phase_name[ph],
+		printf("| %s | %.1f | %.1f | %.1f |\n", phase_name[ph],
 		       med[0][ph] * 1e9, med[1][ph] * 1e9,
 		       med[0][ph] / med[1][ph]);
 	}

@@ -5,10 +5,14 @@
  * cpumask_local_spread() once per vector, and what a pool get and put cost
  * in seed 004's scenario, against the array lookup mlx5 did before its SF
  * pool.  Every ratio is of two figures measured in the same run.  Prints
- * markdown tables; asserts nothing about time.
+ * markdown: a paragraph on the host and the reference, then one "###"
+ * section per table (pipeline/bench.sh puts them under its "## Cost");
+ * asserts nothing about time.
  *
- * Usage: cost_bench [-t SECONDS]
+ * Usage: cost_bench [-t SECONDS] [-s CPUS] [-S SHAPE] [-m METHOD]
  *	-t	time each figure is measured for at least (default 0.2)
+ *	-s, -S, -m	only one machine size, shape or method, for a
+ *		profiler's run of one configuration (the pool is left out)
  *
  * The library is the engine's own code (lib/irq_spread/spread.c, pool.c),
  * built in user space by tools/irq_spread: its mutexes are no-ops there and
@@ -973,7 +977,6 @@ int main(int argc, char **argv)
 		goto usage;
 
 	host_model(model, sizeof(model));
-	printf("## irq_spread cost\n\n");
 	printf("Host: %s, %ld CPUs online.  Reference: a driver calling\n"
 	       "cpumask_local_spread() for each vector, as Linux 6.12 has it\n"
 	       "(sched_numa_find_nth_cpu() over sched_domains_numa_masks,\n"

@@ -34,7 +34,7 @@
 #define NVEC		256
 #define NR_SIZES	4
 #define MIN_SAMPLES	21
-#define MAX_SAMPLES	100000
+#define MAX_SAMPLES	20000
 
 static const unsigned int sizes[NR_SIZES] = { 256, 1024, 4096, 8192 };
 static double min_time = 0.2;
@@ -66,36 +66,63 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/*
- * Median time of one call of @fn(@arg), in seconds: batches of calls long
- * enough for the clock (>= 100 us), as many batches as fit in min_time
- * and at least MIN_SAMPLES.
+/**
+ * struct timed - something to time
+ * @fn: called with @arg, once per run
+ * @arg: for @fn
+ * @batch: runs per sample: enough for the clock (>= 100 us)
+ * @n: samples taken
+ * @sample: seconds per run, of each batch
  */
-static double measure(void (*fn)(void *arg), void *arg)
-{
-	static double sample[MAX_SAMPLES];
-	unsigned int batch = 1, n = 0, i;
-	double start, t;
+struct timed {
+	void (*fn)(void *arg);
+	void *arg;
+	unsigned int batch;
+	unsigned int n;
+	double sample[MAX_SAMPLES];
+};
 
-	for (;;) {
-		t = now();
-		for (i = 0; i < batch; i++)
-			fn(arg);
-		t = now() - t;
-		if (t >= 0.0001 || batch >= 1U << 20)
-			break;
-		batch *= 2;
+/*
+ * A batch of runs, after one untimed run: the caches hold what the last
+ * runs of this thing left, not another's.
+ */
+static double time_batch(struct timed *x)
+{
+	unsigned int i;
+	double t;
+
+	x->fn(x->arg);
+	t = now();
+	for (i = 0; i < x->batch; i++)
+		x->fn(x->arg);
+	return now() - t;
+}
+
+/*
+ * The median time of one run of each of @nr things in @x, in @t: rounds
+ * of one batch of each in turn, so that they all see the same load of the
+ * machine, for at least min_time each and MIN_SAMPLES rounds.
+ */
+static void measure(struct timed **x, unsigned int nr, double *t)
+{
+	unsigned int k, n;
+	double start;
+
+	for (k = 0; k < nr; k++) {
+		x[k]->n = 0;
+		for (x[k]->batch = 1; x[k]->batch < 1U << 20; x[k]->batch *= 2)
+			if (time_batch(x[k]) >= 0.0001)
+				break;
 	}
 	start = now();
-	while (n < MAX_SAMPLES &&
-	       (n < MIN_SAMPLES || now() - start < min_time)) {
-		t = now();
-		for (i = 0; i < batch; i++)
-			fn(arg);
-		sample[n++] = (now() - t) / batch;
+	for (n = 0; n < MAX_SAMPLES &&
+	     (n < MIN_SAMPLES || now() - start < min_time * nr); n++)
+		for (k = 0; k < nr; k++)
+			x[k]->sample[x[k]->n++] = time_batch(x[k]) / x[k]->batch;
+	for (k = 0; k < nr; k++) {
+		qsort(x[k]->sample, n, sizeof(double), cmp_double);
+		t[k] = x[k]->sample[n / 2];
 	}
-	qsort(sample, n, sizeof(*sample), cmp_double);
-	return sample[n / 2];
 }
 
 /*
@@ -526,8 +553,11 @@ static bool wanted(unsigned int method)
 
 static int bench_shape(const struct shape *s)
 {
-	double t[NR_SIZES][NR_METHODS] = {};
-	unsigned int z, k, nodes, cores;
+	static struct timed timed[NR_METHODS];
+	struct spread_run run[NR_METHODS];
+	double t[NR_SIZES][NR_METHODS] = {}, got[NR_METHODS];
+	unsigned int z, k, nodes, cores, nr, which[NR_METHODS];
+	struct timed *x[NR_METHODS];
 	struct spread_run r = { .node = 0 };
 	struct machine m;
 	struct peer p;
@@ -571,17 +601,22 @@ static int bench_shape(const struct shape *s)
 				m.nr_cpus);
 			return -1;
 		}
-		for (k = 0; k < IRQ_SPREAD_NR_POLICIES; k++) {
-			r.policy = k;
-			if (wanted(k))
-				t[z][k] = measure(run_library, &r);
+		nr = 0;
+		for (k = 0; k < NR_METHODS; k++) {
+			if (!wanted(k))
+				continue;
+			run[k] = r;
+			run[k].policy = k < M_NTH ? k : 0;
+			run[k].local_spread = k == M_OLD ? local_spread_old :
+						       local_spread;
+			timed[k].fn = k < M_NTH ? run_library : run_peer;
+			timed[k].arg = &run[k];
+			which[nr] = k;
+			x[nr++] = &timed[k];
 		}
-		r.local_spread = local_spread;
-		if (wanted(M_NTH))
-			t[z][M_NTH] = measure(run_peer, &r);
-		r.local_spread = local_spread_old;
-		if (wanted(M_OLD))
-			t[z][M_OLD] = measure(run_peer, &r);
+		measure(x, nr, got);
+		for (k = 0; k < nr; k++)
+			t[z][which[k]] = got[k];
 
 		printf("| %u | %u x %u x %u |", m.nr_cpus, nodes, cores, SMT);
 		for (k = 0; k < NR_METHODS; k++)
@@ -981,8 +1016,11 @@ int main(int argc, char **argv)
 	       "cpumask_local_spread() for each vector, as Linux 6.12 has it\n"
 	       "(sched_numa_find_nth_cpu() over sched_domains_numa_masks,\n"
 	       "re-derived from kernel/sched/topology.c), and its linear scan\n"
-	       "from before 6.3.  Each figure is the median of runs over at\n"
-	       "least %.2f s; each ratio is of two figures of this run.\n",
+	       "from before 6.3.  Each figure is a median over batches of\n"
+	       "runs (>= 100 us each, after one untimed run), taken in\n"
+	       "rounds of one batch of each\n"
+	       "method of a row in turn for at least %.2f s per method; each\n"
+	       "ratio is of two figures of this run.\n",
 	       model, sysconf(_SC_NPROCESSORS_ONLN), min_time);
 	for (i = 0; i < ARRAY_SIZE(shapes); i++)
 		if ((!only_shape || only_shape == i + 1) &&

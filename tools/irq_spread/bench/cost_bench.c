@@ -510,7 +510,7 @@ struct shape {
 #define NEAR		12
 #define FAR		32
 
-static unsigned int fixed_nodes(unsigned int cpus)
+static unsigned int fixed_nodes(unsigned int cpus __always_unused)
 {
 	return 16;
 }
@@ -525,7 +525,7 @@ static unsigned int growing_nodes(unsigned int cpus)
 	return cpus / 16 / SMT;
 }
 
-static unsigned int growing_nodes_cores(unsigned int cpus)
+static unsigned int growing_nodes_cores(unsigned int cpus __always_unused)
 {
 	return 16;
 }
@@ -671,7 +671,7 @@ static unsigned int seed_cpu(unsigned int user, unsigned int n)
 
 /* The fake driver: hands out irq 1000 + vector, releases anything. */
 static int fake_request(void *priv, unsigned int vector,
-			const struct cpumask *mask)
+			const struct cpumask *mask __always_unused)
 {
 	unsigned long *requests = priv;
 
@@ -679,7 +679,9 @@ static int fake_request(void *priv, unsigned int vector,
 	return 1000 + vector;
 }
 
-static void fake_release(void *priv, unsigned int vector, unsigned int irq)
+static void fake_release(void *priv __always_unused,
+			 unsigned int vector __always_unused,
+			 unsigned int irq __always_unused)
 {
 }
 
@@ -705,7 +707,8 @@ struct consumers {
 	unsigned int block;
 };
 
-static int pool_get(void *ctx, const unsigned long *cpus, unsigned int cpu)
+static int pool_get(void *ctx, const unsigned long *cpus,
+		    unsigned int cpu __always_unused)
 {
 	return irq_spread_pool_topo_get(ctx, cpus);
 }
@@ -725,7 +728,8 @@ struct old_pf {
 	unsigned int users[SEED_FIRST];
 };
 
-static int old_get(void *ctx, const unsigned long *cpus, unsigned int cpu)
+static int old_get(void *ctx, const unsigned long *cpus __always_unused,
+		   unsigned int cpu)
 {
 	struct old_pf *pf = ctx;
 	unsigned int v = pf->vec_of_cpu[cpu];

@@ -474,9 +474,14 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 			m->core[cpu] = find_first_bit(m->siblings[cpu], n);
 	}
 	m->nr_cores = densify(m->core, n);
+	/*
+	 * Without an L3 of its own, a CPU's domain is its package: ids past
+	 * the CPU numbers, which name the L3 domains read from sysfs.
+	 */
 	for (cpu = 0; cpu < n; cpu++)
-		if (m->l3[cpu] < 0 && test_bit(cpu, m->present))
-			m->l3[cpu] = -2 - m->package[cpu];
+		if (m->l3[cpu] < 0 && m->package[cpu] >= 0 &&
+		    test_bit(cpu, m->present))
+			m->l3[cpu] = n + m->package[cpu];
 	m->nr_l3 = densify(m->l3, n);
 
 	bitmap_andnot(m->eligible, m->online, m->isolated, n);
@@ -624,7 +629,7 @@ static int read_cpus(struct reader *r, struct machine *m)
 		snprintf(rel, sizeof(rel),
 			 "devices/system/cpu/cpu%u/topology/physical_package_id",
 			 cpu);
-		got = reader_int(r, rel, -1, INT_MAX, &val);
+		got = reader_int(r, rel, -1, 65535, &val);
 		if (got < 0)
 			goto out;
 		if (!got)

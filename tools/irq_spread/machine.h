@@ -87,7 +87,7 @@ int machine_synthetic(struct machine *m, unsigned int nr_nodes,
  * Build a machine by hand: machine_alloc(), then fill @distance,
  * @node_online (machine_finish() adds every node with CPUs),
  * @node_cpus (allocate with machine_bitmap()), @online, @isolated,
- * @nohz_full, @siblings, @cpu_node, @package, @l3 (raw ids: any int, -1 for
+ * @nohz_full, @siblings, @cpu_node, @package, @l3 (raw ids: ints from 0 below @nr_cpus, -1 for
  * none), then machine_finish(), which derives @eligible, @core and
  * @nr_cores, makes @l3 dense and sets up @topo.  machine_finish() returns
  * -1 with a message in @err if the description is inconsistent (a CPU

@@ -546,12 +546,9 @@ static void svg_attrs(FILE *f, const char *fmt, va_list ap)
 	vfprintf(f, fmt, ap);
 }
 
-static void svg_rect(FILE *f, int x, int y, int w, int h, const char *fmt,
-		     ...) __attribute__((format(printf, 6, 7)));
-
 /* A rectangle, with the further attributes @fmt. */
-static void svg_rect(FILE *f, int x, int y, int w, int h, const char *fmt,
-		     ...)
+static __printf(6, 7) void svg_rect(FILE *f, int x, int y, int w, int h,
+				    const char *fmt, ...)
 {
 	va_list ap;
 
@@ -563,11 +560,9 @@ static void svg_rect(FILE *f, int x, int y, int w, int h, const char *fmt,
 	fputs("/>", f);
 }
 
-static void svg_text(FILE *f, int x, int y, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
 /* The start of a text element, with the further attributes @fmt. */
-static void svg_text(FILE *f, int x, int y, const char *fmt, ...)
+static __printf(4, 5) void svg_text(FILE *f, int x, int y, const char *fmt,
+				    ...)
 {
 	va_list ap;
 
@@ -1227,9 +1222,9 @@ static void map_legend(struct map *p)
 	unsigned int d, c;
 	char buf[64], label[MAP_LABEL_MAX + 1];
 
-	fputs("[ ] a core, a field per thread in CPU order: d:v device d's vector v, kv k vectors,\n",
-	      p->f);
-	fputs("    . none, x offline, i isolated, n nohz_full\n", p->f);
+	fputs("[ ] a core, a field per thread in CPU order:\n", p->f);
+	fputs("    d:v device d's vector v, kv k vectors,", p->f);
+	fputs(" . none, x offline, i isolated, n nohz_full\n", p->f);
 	for (d = 0; d < l->nr; d++) {
 		p->col = 0;
 		snprintf(buf, sizeof(buf), "d%u", d);

@@ -21,6 +21,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import xml.dom.minidom
+import xml.parsers.expat
 
 TOOL = sys.argv[1]
 MACHINES = sys.argv[2] if len(sys.argv) > 2 else os.path.join(
@@ -188,6 +190,82 @@ for machine in sorted(os.listdir(MACHINES)):
                     bad.append(str(e))
     check(f"{machine}: every NIC, policy and size keeps the rules", not bad,
           "\n".join(bad[:10]))
+
+# The figures, worked out by hand from their definitions (the admin guide).
+# EPYC node 2: 8 numa vectors on 16-23, one core and the L3 of node 2 each;
+# 16 add the siblings 144-151 (8 share a core); core 16 puts 8 on node 3
+# (distance 11): mean (8 * 10 + 8 * 11) / 16 = 10.5 against 10 for the 16
+# threads of node 2, on 2 L3 domains.
+FIGURES = [
+    ("numa 8", ["--node", "2", "--vectors", "8"],
+     {"mean_distance": 10, "lower_bound": 10, "core_shared": 0,
+      "max_per_cpu": 1, "l3_used": 1}),
+    ("numa 16", ["--node", "2", "--vectors", "16"],
+     {"mean_distance": 10, "lower_bound": 10, "core_shared": 8,
+      "max_per_cpu": 1, "l3_used": 1}),
+    ("core 16", ["--node", "2", "--vectors", "16", "--policy", "core"],
+     {"mean_distance": 10.5, "lower_bound": 10, "core_shared": 0,
+      "max_per_cpu": 1, "l3_used": 2}),
+    # 300 vectors on 256 CPUs: 44 CPUs take 2.
+    ("numa 300", ["--node", "2", "--vectors", "300"],
+     {"max_per_cpu": 2}),
+]
+for name, args, want in FIGURES:
+    try:
+        q = preview("epyc-7763-nps4", *args)["quality"]
+        got = {k: q[k] for k in want}
+        check(f"figures: epyc node 2 {name}",
+              all(abs(got[k] - want[k]) < 1e-9 for k in want),
+              f"want {want}\n got {got}")
+    except (RuntimeError, ValueError, KeyError) as e:
+        check(f"figures: epyc node 2 {name}", False, str(e))
+
+# Without cache/index3, a CPU's L3 domain is its package: the Xeon has 2.
+with tempfile.TemporaryDirectory() as tmp:
+    root = os.path.join(tmp, "xeon")
+    shutil.copytree(os.path.join(MACHINES, "xeon-e5-2697v3"), root,
+                    symlinks=True)
+    cpu = os.path.join(root, "devices", "system", "cpu")
+    for d in os.listdir(cpu):
+        shutil.rmtree(os.path.join(cpu, d, "cache"), ignore_errors=True)
+    rc, out, err = run("--sysfs", root, "-j", "--node", "1", "--vectors", "14")
+    try:
+        doc = json.loads(out)
+        check("no index3: an L3 domain per package",
+              doc["machine"]["l3_domains"] == 2 and
+              doc["quality"]["l3_used"] == 1, out[:200])
+    except ValueError:
+        check("no index3: an L3 domain per package", False,
+              f"exit {rc}: {err.strip()}")
+
+# Pictures of every machine, two devices each: the SVG parses as XML and has
+# a cell per CPU (class "cpu"), the map stays within 100 columns and is plain
+# ASCII without colours.
+with tempfile.TemporaryDirectory() as tmp:
+    for machine in sorted(os.listdir(MACHINES)):
+        if not os.path.isdir(os.path.join(MACHINES, machine, "devices")):
+            continue
+        svg = os.path.join(tmp, machine + ".svg")
+        rc, out, err = run("--sysfs", os.path.join(MACHINES, machine),
+                           "--svg", svg, "--map", "--color", "never",
+                           "--vectors", "4", "--node", "-1", "--vectors", "3")
+        try:
+            dom = xml.dom.minidom.parse(svg)
+            cells = [e for e in dom.getElementsByTagName("g")
+                     if "cpu" in e.getAttribute("class").split()]
+            cpus = json.loads(run("--sysfs", os.path.join(MACHINES, machine),
+                                  "-j", "--vectors", "1")[1])["machine"]["cpus"]
+            check(f"{machine}: the SVG is XML with a cell per CPU",
+                  rc == 0 and len(cells) == len(cpus),
+                  f"exit {rc}, {len(cells)} cells for {len(cpus)} CPUs")
+        except (OSError, ValueError, xml.parsers.expat.ExpatError) as e:
+            check(f"{machine}: the SVG is XML with a cell per CPU", False,
+                  f"exit {rc}: {e} {err.strip()}")
+        tail = out[out.find("irq_spread map:"):]
+        check(f"{machine}: the map fits 100 columns, plain ASCII",
+              rc == 0 and "irq_spread map:" in out and tail.isascii() and
+              "\x1b" not in out and
+              max(len(line) for line in tail.splitlines()) <= 100)
 
 # JSON shape: a single device's vectors at the top level too, not for two.
 try:

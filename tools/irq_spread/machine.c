@@ -7,6 +7,7 @@
  *
  *	devices/system/cpu/possible		required: the CPUs
  *	devices/system/cpu/online		required
+ *	devices/system/cpu/present		optional: the CPUs there are
  *	devices/system/cpu/{isolated,nohz_full}	optional: CPUs no vector gets
  *	devices/system/cpu/cpuN/topology/thread_siblings_list
  *						required for online CPUs
@@ -34,10 +35,7 @@
 #define MAX_NODES	1024
 #define MAX_FILE	65536
 
-static void seterr(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t len, const char *fmt, ...)
+static __printf(3, 4) void seterr(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -265,6 +263,7 @@ int machine_alloc(struct machine *m, unsigned int nr_cpus,
 	m->longs = BITS_TO_LONGS(nr_cpus);
 	m->distance = calloc((size_t)nr_nodes * nr_nodes, sizeof(int));
 	m->node_cpus = calloc(nr_nodes, sizeof(*m->node_cpus));
+	m->node_online = calloc(BITS_TO_LONGS(nr_nodes), sizeof(long));
 	m->siblings = calloc(nr_cpus, sizeof(*m->siblings));
 	m->cpu_node = malloc(nr_cpus * sizeof(int));
 	m->core = malloc(nr_cpus * sizeof(int));
@@ -275,9 +274,9 @@ int machine_alloc(struct machine *m, unsigned int nr_cpus,
 	m->isolated = machine_bitmap(m);
 	m->nohz_full = machine_bitmap(m);
 	m->eligible = machine_bitmap(m);
-	if (!m->distance || !m->node_cpus || !m->siblings || !m->cpu_node ||
-	    !m->core || !m->package || !m->l3 || !m->present || !m->online ||
-	    !m->isolated || !m->nohz_full || !m->eligible)
+	if (!m->distance || !m->node_cpus || !m->node_online || !m->siblings ||
+	    !m->cpu_node || !m->core || !m->package || !m->l3 || !m->present ||
+	    !m->online || !m->isolated || !m->nohz_full || !m->eligible)
 		goto fail;
 	for (i = 0; i < nr_cpus; i++) {
 		m->siblings[i] = machine_bitmap(m);
@@ -307,6 +306,7 @@ void machine_free(struct machine *m)
 	if (m->topo.ops)
 		irq_spread_topology_destroy(&m->topo);
 	free(m->distance);
+	free(m->node_online);
 	free(m->node_cpus);
 	free(m->siblings);
 	free(m->cpu_node);
@@ -388,50 +388,40 @@ static const struct irq_spread_topology_ops machine_ops = {
 	.cpu_node	= machine_cpu_node,
 };
 
-/*
- * Map the raw ids in @id other than @none to @base, @base + 1, ... in order
- * of first CPU; return how many there are.
- */
-static unsigned int densify(int *id, unsigned int nr_cpus, int none,
-			    unsigned int base)
+/* Map the raw ids in @id (-1: none) to 0..n-1 in order of first CPU. */
+static unsigned int densify(int *id, unsigned int nr_cpus)
 {
 	unsigned int i, j, n = 0;
 	int *seen = malloc(nr_cpus * sizeof(int));
+	int *dense = malloc(nr_cpus * sizeof(int));
 
 	for (i = 0; i < nr_cpus; i++) {
-		if (id[i] == none || !seen)
+		if (id[i] < 0 || !seen || !dense)
 			continue;
 		for (j = 0; j < n && seen[j] != id[i]; j++)
 			;
-		if (j == n)
-			seen[n++] = id[i];
-		id[i] = base + j;
+		if (j == n) {
+			seen[n] = id[i];
+			dense[n] = n;
+			n++;
+		}
+		id[i] = dense[j];
 	}
 	free(seen);
+	free(dense);
 	return n;
 }
 
-/*
- * L3 domains: those of cache/index3, then for the CPUs without one, their
- * package's (physical_package_id -1, or none, is one package too).
- */
-static int machine_l3(struct machine *m)
+/* The lowest CPU in both @a and @b; @n if none. */
+static int first_and(const unsigned long *a, const unsigned long *b,
+		     unsigned int n)
 {
-	unsigned int n = m->nr_cpus, cpu;
-	int *pkg = malloc(n * sizeof(int));
+	unsigned int cpu;
 
-	if (!pkg)
-		return -1;
-	m->nr_l3 = densify(m->l3, n, -1, 0);
-	for (cpu = 0; cpu < n; cpu++)
-		pkg[cpu] = m->l3[cpu] < 0 && test_bit(cpu, m->present) ?
-			   m->package[cpu] : INT_MIN;
-	m->nr_l3 += densify(pkg, n, INT_MIN, m->nr_l3);
-	for (cpu = 0; cpu < n; cpu++)
-		if (pkg[cpu] != INT_MIN)
-			m->l3[cpu] = pkg[cpu];
-	free(pkg);
-	return 0;
+	for_each_set_bit(cpu, a, n)
+		if (test_bit(cpu, b))
+			return cpu;
+	return n;
 }
 
 int machine_finish(struct machine *m, char *err, size_t errlen)
@@ -456,6 +446,7 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 		}
 		if (!m->node_cpus[node])
 			continue;
+		__set_bit(node, m->node_online);
 		if (bitmap_intersects(seen, m->node_cpus[node], n)) {
 			seterr(err, errlen, "node %u: has CPUs of another node",
 			       node);
@@ -467,22 +458,25 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 	}
 	bitmap_or(m->present, m->present, m->online, n);
 	/*
-	 * Every CPU with a sibling list, online or not, must be in it and
-	 * agree with the present CPUs it names: a core is then the lowest
-	 * present CPU of the list, and two CPUs share one iff they are in
-	 * each other's lists.  An offline CPU may have an empty one.
+	 * The CPUs with a sibling list: the online ones, and the offline ones
+	 * that have one.  Each must be in its list and agree with the other
+	 * listed CPUs it names; its core is then the lowest listed CPU of its
+	 * list, so that two CPUs share a core iff they are in each other's
+	 * lists, even when a list names an offline CPU first.
 	 */
-	for_each_set_bit(cpu, m->present, n) {
-		if (!test_bit(cpu, m->online) &&
-		    bitmap_empty(m->siblings[cpu], n))
-			continue;
+	bitmap_zero(seen, n);
+	for_each_set_bit(cpu, m->present, n)
+		if (test_bit(cpu, m->online) ||
+		    !bitmap_empty(m->siblings[cpu], n))
+			__set_bit(cpu, seen);
+	for_each_set_bit(cpu, seen, n) {
 		if (!test_bit(cpu, m->siblings[cpu])) {
 			seterr(err, errlen, "cpu%u: not among its own siblings",
 			       cpu);
 			goto fail;
 		}
 		for_each_set_bit(sib, m->siblings[cpu], n) {
-			if (sib != cpu && test_bit(sib, m->present) &&
+			if (sib != cpu && test_bit(sib, seen) &&
 			    !bitmap_equal(m->siblings[sib], m->siblings[cpu], n)) {
 				seterr(err, errlen,
 				       "cpu%u and cpu%u: disagree on their siblings",
@@ -491,20 +485,28 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 			}
 		}
 	}
-	/* A CPU whose siblings are unknown (offline) is a core of its own. */
-	for (cpu = 0; cpu < n; cpu++)
+	/*
+	 * A CPU whose siblings are unknown (offline on x86, which removes its
+	 * topology directory) is in no core, and its own sibling for the
+	 * engine, which never gives it a vector.
+	 */
+	for (cpu = 0; cpu < n; cpu++) {
+		m->core[cpu] = -1;
+		if (test_bit(cpu, seen))
+			m->core[cpu] = first_and(m->siblings[cpu], seen, n);
 		if (bitmap_empty(m->siblings[cpu], n))
 			__set_bit(cpu, m->siblings[cpu]);
-	for (cpu = 0; cpu < n; cpu++) {
-		bitmap_and(seen, m->siblings[cpu], m->present, n);
-		m->core[cpu] = test_bit(cpu, m->present) ?
-			       (int)find_first_bit(seen, n) : -1;
 	}
-	m->nr_cores = densify(m->core, n, -1, 0);
-	if (machine_l3(m)) {
-		seterr(err, errlen, "out of memory");
-		goto fail;
-	}
+	m->nr_cores = densify(m->core, n);
+	/*
+	 * Without an L3 of its own, a CPU's domain is its package: ids past
+	 * the CPU numbers, which name the L3 domains read from sysfs.
+	 */
+	for (cpu = 0; cpu < n; cpu++)
+		if (m->l3[cpu] < 0 && m->package[cpu] >= 0 &&
+		    test_bit(cpu, m->present))
+			m->l3[cpu] = n + m->package[cpu];
+	m->nr_l3 = densify(m->l3, n);
 
 	bitmap_andnot(m->eligible, m->online, m->isolated, n);
 	bitmap_andnot(m->eligible, m->eligible, m->nohz_full, n);
@@ -582,6 +584,25 @@ static int read_width(struct reader *r, unsigned int *nr_cpus)
 	return ret;
 }
 
+/* Two online CPUs that list each other must list the same siblings. */
+static int check_siblings(struct reader *r, const struct machine *m)
+{
+	unsigned int n = m->nr_cpus, cpu, sib;
+
+	for_each_set_bit(cpu, m->online, n) {
+		for_each_set_bit(sib, m->siblings[cpu], n) {
+			if (sib == cpu || !test_bit(sib, m->online) ||
+			    bitmap_equal(m->siblings[sib], m->siblings[cpu], n))
+				continue;
+			seterr(r->err, r->errlen,
+			       "%s/devices/system/cpu/cpu%u/topology/thread_siblings_list and cpu%u's: list different siblings",
+			       r->root, cpu, sib);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int read_cpus(struct reader *r, struct machine *m)
 {
 	unsigned long *possible = machine_bitmap(m), *l3 = machine_bitmap(m);
@@ -595,12 +616,19 @@ static int read_cpus(struct reader *r, struct machine *m)
 		goto out;
 	}
 	if (reader_list(r, "devices/system/cpu/possible", false, possible, n) ||
+	    reader_list(r, "devices/system/cpu/present", true, m->present,
+			n) < 0 ||
 	    reader_list(r, "devices/system/cpu/online", false, m->online, n) ||
 	    reader_list(r, "devices/system/cpu/isolated", true, m->isolated,
 			n) < 0 ||
 	    reader_list(r, "devices/system/cpu/nohz_full", true, m->nohz_full,
 			n) < 0)
 		goto out;
+	if (bitmap_empty(m->online, n)) {
+		seterr(r->err, r->errlen,
+		       "%s/devices/system/cpu/online: no CPU online", r->root);
+		goto out;
+	}
 	if (!bitmap_subset(m->online, possible, n)) {
 		seterr(r->err, r->errlen,
 		       "%s/devices/system/cpu/online: CPUs that are not possible",
@@ -615,12 +643,17 @@ static int read_cpus(struct reader *r, struct machine *m)
 				  m->siblings[cpu], n);
 		if (got < 0)
 			goto out;
+		if (!got && !test_bit(cpu, m->siblings[cpu])) {
+			seterr(r->err, r->errlen, "%s: does not hold cpu%u",
+			       r->path, cpu);
+			goto out;
+		}
 		if (!got)
 			__set_bit(cpu, m->present);
 		snprintf(rel, sizeof(rel),
 			 "devices/system/cpu/cpu%u/topology/physical_package_id",
 			 cpu);
-		got = reader_int(r, rel, -1, INT_MAX, &val);
+		got = reader_int(r, rel, -1, 65535, &val);
 		if (got < 0)
 			goto out;
 		if (!got)
@@ -642,7 +675,7 @@ static int read_cpus(struct reader *r, struct machine *m)
 			m->l3[cpu] = c;
 		}
 	}
-	ret = 0;
+	ret = check_siblings(r, m);
 out:
 	free(possible);
 	free(l3);
@@ -662,6 +695,7 @@ static int read_nodes(struct reader *r, struct machine *m,
 		for (k = 0; k < m->nr_nodes; k++)
 			m->distance[node * m->nr_nodes + k] =
 				node == k ? 10 : 255;
+	bitmap_copy(m->node_online, dirs, m->nr_nodes);
 	for_each_set_bit(node, dirs, m->nr_nodes) {
 		m->node_cpus[node] = machine_bitmap(m);
 		if (!m->node_cpus[node]) {
@@ -672,6 +706,15 @@ static int read_nodes(struct reader *r, struct machine *m,
 			 node);
 		if (reader_list(r, rel, false, m->node_cpus[node], m->nr_cpus))
 			return -1;
+		for (k = 0; k < node; k++) {
+			if (!m->node_cpus[k] ||
+			    !bitmap_intersects(m->node_cpus[k], m->node_cpus[node],
+					       m->nr_cpus))
+				continue;
+			seterr(r->err, r->errlen,
+			       "%s: has CPUs of node%u's cpulist", r->path, k);
+			return -1;
+		}
 		if (bitmap_empty(m->node_cpus[node], m->nr_cpus)) {
 			free(m->node_cpus[node]);
 			m->node_cpus[node] = NULL;
@@ -751,11 +794,6 @@ int machine_read_sysfs(struct machine *m, const char *root, char *err,
 		}
 		bitmap_or(m->node_cpus[0], m->present, m->online, nr_cpus);
 		m->distance[0] = 10;
-		/* NULL, as for any node without CPUs. */
-		if (bitmap_empty(m->node_cpus[0], nr_cpus)) {
-			free(m->node_cpus[0]);
-			m->node_cpus[0] = NULL;
-		}
 	}
 	if (machine_finish(m, err, errlen)) {
 		char msg[512];

@@ -16,10 +16,11 @@
  *  - a tree is either read into a consistent machine: at least one CPU and
  *    one node, online within present, eligible is online without isolated
  *    and nohz_full, every online CPU its own sibling and sharing its
- *    sibling list with its online siblings, two CPUs of the same core
- *    index in each other's siblings and the other way round, core and L3
- *    indices dense, node masks disjoint, non-empty and agreeing with each
- *    CPU's node, distances 1 to 255, the engine's topology as wide; and a
+ *    sibling list with its online siblings, in a core and only if present,
+ *    two CPUs of the same core in each other's siblings and the other way
+ *    round, core and L3 indices dense (or -1), node masks disjoint,
+ *    non-empty, of online nodes and agreeing with each CPU's node,
+ *    distances 1 to 255, the engine's topology as wide; and a
  *    spread on it succeeds, on usable CPUs, and its release leaves no load;
  *  - or it fails with a message that starts with the root's path, and the
  *    machine is left empty;
@@ -57,6 +58,7 @@ static const char *const kinds[] = {
 	"devices/system/cpu/cpu%u/cache/index3/shared_cpu_list",
 	"devices/system/node/node%u/cpulist",
 	"devices/system/node/node%u/distance",
+	"devices/system/cpu/present",
 };
 
 #define NR_FILES	ARRAY_SIZE(kinds)
@@ -232,7 +234,8 @@ static void check_empty(const struct machine *m)
 			broken("failed read left the machine with byte %zu set", i);
 }
 
-static void check_dense(const int *id, const unsigned long *present,
+/* Indices 0..nr - 1, every one used, or -1; -1 for none of @need. */
+static void check_dense(const int *id, const unsigned long *need,
 			unsigned int n, unsigned int nr, const char *what)
 {
 	unsigned int cpu, used = 0;
@@ -244,8 +247,8 @@ static void check_dense(const int *id, const unsigned long *present,
 		if (id[cpu] < -1 || (id[cpu] >= 0 && (unsigned int)id[cpu] >= nr))
 			broken("cpu%u: %s %d, not below %u", cpu, what, id[cpu],
 			       nr);
-		if (test_bit(cpu, present) && id[cpu] < 0)
-			broken("cpu%u: present without a %s", cpu, what);
+		if (need && test_bit(cpu, need) && id[cpu] < 0)
+			broken("cpu%u: online without a %s", cpu, what);
 		if (id[cpu] >= 0 && !seen[id[cpu]]) {
 			seen[id[cpu]] = true;
 			used++;
@@ -285,11 +288,15 @@ static void check_machine(struct machine *m)
 				broken("cpu%u and its sibling cpu%u: other siblings",
 				       cpu, s);
 	}
-	check_dense(m->core, m->present, n, m->nr_cores, "core");
-	check_dense(m->l3, m->present, n, m->nr_l3, "L3 domain");
-	for_each_set_bit(cpu, m->present, n)
-		for_each_set_bit(s, m->present, n)
-			if (m->core[cpu] == m->core[s] !=
+	check_dense(m->core, m->online, n, m->nr_cores, "core");
+	check_dense(m->l3, NULL, n, m->nr_l3, "L3 domain");
+	for (cpu = 0; cpu < n; cpu++)
+		if (m->core[cpu] >= 0 && !test_bit(cpu, m->present))
+			broken("cpu%u: in core %d, not present", cpu,
+			       m->core[cpu]);
+	for (cpu = 0; cpu < n; cpu++)
+		for (s = 0; s < n && m->core[cpu] >= 0; s++)
+			if (m->core[s] >= 0 && m->core[cpu] == m->core[s] !=
 			    (test_bit(s, m->siblings[cpu]) &&
 			     test_bit(cpu, m->siblings[s])))
 				broken("cpu%u and cpu%u: core %d and %d, yet%s in each other's siblings",
@@ -304,6 +311,8 @@ static void check_machine(struct machine *m)
 		}
 		if (!m->node_cpus[node])
 			continue;
+		if (!test_bit(node, m->node_online))
+			broken("node%u: has CPUs, not online", node);
 		if (bitmap_empty(m->node_cpus[node], n))
 			broken("node%u: an empty CPU mask, not NULL", node);
 		if (bitmap_intersects(all, m->node_cpus[node], n))

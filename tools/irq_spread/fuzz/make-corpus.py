@@ -252,7 +252,7 @@ def engine_seeds():
 # The paths fuzz_sysfs.c writes, by kind (its table, in order).
 FILES = ['possible', 'online', 'isolated', 'nohz_full',
          'thread_siblings_list', 'physical_package_id', 'shared_cpu_list',
-         'cpulist', 'distance', 'nodedir', 'dir']
+         'cpulist', 'distance', 'present', 'nodedir', 'dir']
 
 
 def rec(kind, idx, content):
@@ -355,6 +355,8 @@ def sysfs_seeds():
     s['offline-sibling-listed'] = odd + rec('thread_siblings_list', 0, '0\n')
     s['offline-not-own-sibling'] = sysfs_machine(1, 4, extra=rec(
         'online', 0, '0-2\n') + rec('thread_siblings_list', 3, '1-2\n'))
+    s['present-file'] = sysfs_machine(1, 4, extra=rec('present', 0, '0-5\n') +
+                                      rec('possible', 0, '0-7\n'))
     s['root-not-dir'] = bytes([255])
     s['root-missing'] = bytes([254])
     # No node directory and no CPU present: node 0 has no CPUs (NULL).

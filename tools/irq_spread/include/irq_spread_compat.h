@@ -38,6 +38,7 @@ typedef unsigned short umode_t;
 
 #define GFP_KERNEL	0u
 #define __init
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
 #define __always_unused	__attribute__((unused))
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
@@ -268,8 +269,7 @@ struct irq_affinity_notify {
 };
 
 /* strings */
-int scnprintf(char *buf, size_t size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+__printf(3, 4) int scnprintf(char *buf, size_t size, const char *fmt, ...);
 int __sysfs_match_string(const char * const *array, size_t n,
 			 const char *str);
 #define sysfs_match_string(a, s)	__sysfs_match_string(a, ARRAY_SIZE(a), s)

@@ -429,21 +429,62 @@ static u64 pp_napi_bench_ring(struct pp_napi_bench_ctx *b,
 	return ktime_get_ns() - t;
 }
 
-static void pp_napi_bench_min(struct pp_napi_bench_ctx *b,
-			      enum pp_napi_bench what, u64 ns)
+/*
+ * Time figure @what once, with @checks calls of the hook or @polls polls,
+ * and keep it if it is the lowest so far.  False if a pool gave no page.
+ */
+static bool pp_napi_bench_one(struct pp_napi_bench_ctx *b,
+			      enum pp_napi_bench what, unsigned int checks,
+			      unsigned int polls)
 {
+	bool ok = true;
+	u64 ns;
+
+	switch (what) {
+	case PP_BENCH_EMPTY:
+		ns = pp_napi_bench_empty(checks);
+		break;
+	case PP_BENCH_CHECK:
+		ns = pp_napi_bench_check(b->flag, checks);
+		break;
+	case PP_BENCH_CHECK_OTHER:
+		if (!b->other)
+			return true;
+		ns = pp_napi_bench_check(b->other, checks);
+		break;
+	case PP_BENCH_RETARGET:
+		if (!b->moved)
+			return true;
+		ns = pp_napi_bench_retarget(b, checks);
+		break;
+	case PP_BENCH_DIRECT_FLAG:
+		ns = pp_napi_bench_direct(b->flag, polls, &ok);
+		break;
+	case PP_BENCH_DIRECT:
+		ns = pp_napi_bench_direct(b->plain, polls, &ok);
+		break;
+	case PP_BENCH_RING_FLAG:
+		ns = pp_napi_bench_ring(b, b->flag, polls, &ok);
+		break;
+	default:
+		ns = pp_napi_bench_ring(b, b->plain, polls, &ok);
+		break;
+	}
 	b->ns[what] = min(b->ns[what], ns);
+	return ok;
 }
 
 /*
- * All rounds, on this CPU, which the caller keeps.  False if a pool gave
- * no page.
+ * All rounds, on this CPU, which the caller keeps: every figure once per
+ * round, in the order of enum pp_napi_bench in even rounds and in the
+ * reverse order in odd ones, so that no figure always follows the same
+ * one.  False if a pool gave no page.
  */
 static bool pp_napi_bench_rounds(struct pp_napi_bench_ctx *b)
 {
 	unsigned int polls = max(bench_polls, 1U);
 	unsigned int checks = max(bench_checks, 1U);
-	unsigned int r;
+	unsigned int r, i;
 	bool ok = true;
 
 	memset(b->ns, 0xff, sizeof(b->ns));
@@ -452,27 +493,10 @@ static bool pp_napi_bench_rounds(struct pp_napi_bench_ctx *b)
 	pp_napi_bench_direct(b->plain, 2, &ok);
 	pp_napi_bench_ring(b, b->flag, 2, &ok);
 	pp_napi_bench_ring(b, b->plain, 2, &ok);
-	for (r = 0; r < max(bench_rounds, 1U); r++) {
-		pp_napi_bench_min(b, PP_BENCH_EMPTY,
-				  pp_napi_bench_empty(checks));
-		pp_napi_bench_min(b, PP_BENCH_CHECK,
-				  pp_napi_bench_check(b->flag, checks));
-		if (b->other) {
-			pp_napi_bench_min(b, PP_BENCH_CHECK_OTHER,
-					  pp_napi_bench_check(b->other,
-							      checks));
-			pp_napi_bench_min(b, PP_BENCH_RETARGET,
-					  pp_napi_bench_retarget(b, checks));
-		}
-		pp_napi_bench_min(b, PP_BENCH_DIRECT_FLAG,
-				  pp_napi_bench_direct(b->flag, polls, &ok));
-		pp_napi_bench_min(b, PP_BENCH_DIRECT,
-				  pp_napi_bench_direct(b->plain, polls, &ok));
-		pp_napi_bench_min(b, PP_BENCH_RING_FLAG,
-				  pp_napi_bench_ring(b, b->flag, polls, &ok));
-		pp_napi_bench_min(b, PP_BENCH_RING,
-				  pp_napi_bench_ring(b, b->plain, polls, &ok));
-	}
+	for (r = 0; r < max(bench_rounds, 1U); r++)
+		for (i = 0; i < PP_BENCH_NR; i++)
+			ok &= pp_napi_bench_one(b, r & 1 ? PP_BENCH_NR - 1 - i : i,
+						checks, polls);
 	return ok;
 }
 

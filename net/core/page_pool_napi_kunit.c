@@ -31,6 +31,7 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/topology.h>
 #include <net/page_pool/helpers.h>
@@ -238,7 +239,8 @@ static void pp_napi_test_refill(struct kunit *test)
  *
  * - direct: each page is recycled within the poll (XDP_DROP), straight
  *   into the allocation cache, which then never runs empty: the hook is
- *   never reached, the figure shows what a pool costs with it;
+ *   never reached, so that the pool with the flag runs the same code as
+ *   the pool without it, and their ratio shows the noise of the run;
  * - ring: the pages come back after the poll, from process context (as
  *   when the stack frees an skb after recvmsg()), into the pool's ring:
  *   each poll empties the cache once and refills it from the ring once,
@@ -253,22 +255,25 @@ static void pp_napi_test_refill(struct kunit *test)
  * (a pool a driver put on its device's node), and the retarget itself (a
  * pool put back on another node before each call, so that each call moves
  * it as page_pool_update_nid() does).  Every figure of a round is measured
- * in that round, the rounds interleave, and each figure is the lowest of
- * its rounds: the noise of a shared host only ever adds time.
+ * in that round, next to its baseline, and each ratio is the median of the
+ * rounds' ratios, each time the median of the rounds' times: the guest's
+ * speed on a shared host drifts by tens of percent within seconds, which
+ * the lowest or the sum of long runs does not cancel, but a ratio of two
+ * runs of a few milliseconds side by side mostly does.
  */
 #define PP_NAPI_BENCH_BUDGET	64
 
-static unsigned int bench_polls = 2000;
+static unsigned int bench_polls = 16;
 module_param(bench_polls, uint, 0444);
-MODULE_PARM_DESC(bench_polls, "simulated NAPI polls per round of a pool benchmark (default 2000)");
+MODULE_PARM_DESC(bench_polls, "simulated NAPI polls per round of a pool benchmark (default 16)");
 
-static unsigned int bench_checks = 200000;
+static unsigned int bench_checks = 2000;
 module_param(bench_checks, uint, 0444);
-MODULE_PARM_DESC(bench_checks, "calls per round of a benchmark of the hook alone (default 200000)");
+MODULE_PARM_DESC(bench_checks, "calls per round of a benchmark of the hook alone (default 2000)");
 
-static unsigned int bench_rounds = 7;
+static unsigned int bench_rounds = 201;
 module_param(bench_rounds, uint, 0444);
-MODULE_PARM_DESC(bench_rounds, "rounds of the benchmark, the lowest figure of each is kept (default 7)");
+MODULE_PARM_DESC(bench_rounds, "rounds of the benchmark, each figure is the median of its rounds (default 201)");
 
 enum pp_napi_bench {
 	PP_BENCH_EMPTY,
@@ -292,7 +297,8 @@ enum pp_napi_bench {
  *	before each call of the hook
  * @far: a memory node other than this CPU's, or NUMA_NO_NODE
  * @pages: the RX ring being refilled
- * @ns: per figure, the lowest time of a round, in ns
+ * @rounds: rounds of the benchmark
+ * @ns: per round, then per figure, the time it took, in ns
  * @err: the first error of page_pool_create(), or 0
  */
 struct pp_napi_bench_ctx {
@@ -303,7 +309,8 @@ struct pp_napi_bench_ctx {
 	struct page_pool *moved;
 	int far;
 	struct page *pages[PP_NAPI_BENCH_BUDGET];
-	u64 ns[PP_BENCH_NR];
+	unsigned int rounds;
+	u64 *ns;
 	int err;
 };
 
@@ -430,10 +437,10 @@ static u64 pp_napi_bench_ring(struct pp_napi_bench_ctx *b,
 }
 
 /*
- * Time figure @what once, with @checks calls of the hook or @polls polls,
- * and keep it if it is the lowest so far.  False if a pool gave no page.
+ * Time figure @what in round @r, with @checks calls of the hook or @polls
+ * polls.  False if a pool gave no page.
  */
-static bool pp_napi_bench_one(struct pp_napi_bench_ctx *b,
+static bool pp_napi_bench_one(struct pp_napi_bench_ctx *b, unsigned int r,
 			      enum pp_napi_bench what, unsigned int checks,
 			      unsigned int polls)
 {
@@ -470,7 +477,7 @@ static bool pp_napi_bench_one(struct pp_napi_bench_ctx *b,
 		ns = pp_napi_bench_ring(b, b->plain, polls, &ok);
 		break;
 	}
-	b->ns[what] = min(b->ns[what], ns);
+	b->ns[r * PP_BENCH_NR + what] = ns;
 	return ok;
 }
 
@@ -487,38 +494,62 @@ static bool pp_napi_bench_rounds(struct pp_napi_bench_ctx *b)
 	unsigned int r, i;
 	bool ok = true;
 
-	memset(b->ns, 0xff, sizeof(b->ns));
 	/* Fill each pool's cache and ring as a running queue has them. */
 	pp_napi_bench_direct(b->flag, 2, &ok);
 	pp_napi_bench_direct(b->plain, 2, &ok);
 	pp_napi_bench_ring(b, b->flag, 2, &ok);
 	pp_napi_bench_ring(b, b->plain, 2, &ok);
-	for (r = 0; r < max(bench_rounds, 1U); r++)
+	for (r = 0; r < b->rounds; r++)
 		for (i = 0; i < PP_BENCH_NR; i++)
-			ok &= pp_napi_bench_one(b, r & 1 ? PP_BENCH_NR - 1 - i : i,
+			ok &= pp_napi_bench_one(b, r,
+						r & 1 ? PP_BENCH_NR - 1 - i : i,
 						checks, polls);
 	return ok;
 }
 
-/* @ns / @n with two decimals, as "int.frac" of 1/100ths. */
+/* @ns / @n in hundredths, rounded. */
 static u64 pp_napi_centi(u64 ns, u64 n)
 {
-	return div64_u64(ns * 100 + n / 2, n);
+	return div64_u64(ns * 100 + n / 2, max(n, 1ULL));
+}
+
+static int pp_napi_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of the @n values of @v, which it sorts. */
+static u64 pp_napi_median(u64 *v, unsigned int n)
+{
+	sort(v, n, sizeof(*v), pp_napi_cmp_u64, NULL);
+	return v[n / 2];
 }
 
 /*
  * One line: "page_pool_napi bench: WHAT NS ns/poll ratio X.XX vs BASE",
- * the time per poll of figure @what, and its ratio to that of @base.
+ * the median time per poll of figure @i (@n polls or calls a round) and
+ * the median of its rounds' ratios to figure @j (@m a round).  @v has room
+ * for a value per round.
  */
 static void pp_napi_bench_print(struct kunit *test,
-				const struct pp_napi_bench_ctx *b,
+				const struct pp_napi_bench_ctx *b, u64 *v,
 				const char *what, enum pp_napi_bench i,
 				unsigned int n, const char *base,
 				enum pp_napi_bench j, unsigned int m)
 {
-	u64 cns = pp_napi_centi(b->ns[i], n);
-	u64 base_cns = max(pp_napi_centi(b->ns[j], m), 1ULL);
-	u64 ratio = div64_u64(cns * 100 + base_cns / 2, base_cns);
+	const u64 *ns = b->ns;
+	unsigned int r;
+	u64 cns, ratio;
+
+	for (r = 0; r < b->rounds; r++)
+		v[r] = pp_napi_centi(ns[r * PP_BENCH_NR + i], n);
+	cns = pp_napi_median(v, b->rounds);
+	for (r = 0; r < b->rounds; r++)
+		v[r] = pp_napi_centi(pp_napi_centi(ns[r * PP_BENCH_NR + i], n),
+				     pp_napi_centi(ns[r * PP_BENCH_NR + j], m));
+	ratio = pp_napi_median(v, b->rounds);
 
 	kunit_info(test, "page_pool_napi bench: %s %llu.%02llu ns/poll ratio %llu.%02llu vs %s\n",
 		   what, cns / 100, cns % 100, ratio / 100, ratio % 100, base);
@@ -540,11 +571,18 @@ static void pp_napi_bench(struct kunit *test)
 	struct pp_napi_bench_ctx *b;
 	bool ok = false;
 	int local;
+	u64 *v;
 
 	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	b->napi = kunit_kzalloc(test, sizeof(*b->napi), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, b->napi);
+	b->rounds = max(bench_rounds, 1U);
+	b->ns = kunit_kcalloc(test, b->rounds * PP_BENCH_NR, sizeof(*b->ns),
+			      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b->ns);
+	v = kunit_kcalloc(test, b->rounds, sizeof(*v), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, v);
 
 	migrate_disable();
 	local = numa_mem_id();
@@ -565,29 +603,29 @@ static void pp_napi_bench(struct kunit *test)
 	KUNIT_ASSERT_EQ_MSG(test, b->err, 0, "page_pool_create() failed");
 	KUNIT_ASSERT_TRUE_MSG(test, ok, "a pool gave no page");
 
-	kunit_info(test, "page_pool_napi bench: %u rounds, lowest of each; %u calls of the hook, %u polls of %u pages per round; node %d, far node %d\n",
-		   max(bench_rounds, 1U), checks, polls, PP_NAPI_BENCH_BUDGET,
-		   local, b->far);
-	pp_napi_bench_print(test, b, "empty", PP_BENCH_EMPTY, checks,
+	kunit_info(test, "page_pool_napi bench: medians of %u rounds of %u calls of the hook, %u polls of %u pages; node %d, far node %d\n",
+		   b->rounds, checks, polls, PP_NAPI_BENCH_BUDGET, local,
+		   b->far);
+	pp_napi_bench_print(test, b, v, "empty", PP_BENCH_EMPTY, checks,
 			    "empty", PP_BENCH_EMPTY, checks);
-	pp_napi_bench_print(test, b, "check", PP_BENCH_CHECK, checks,
+	pp_napi_bench_print(test, b, v, "check", PP_BENCH_CHECK, checks,
 			    "empty", PP_BENCH_EMPTY, checks);
 	if (b->other) {
-		pp_napi_bench_print(test, b, "check-other-node",
+		pp_napi_bench_print(test, b, v, "check-other-node",
 				    PP_BENCH_CHECK_OTHER, checks,
 				    "empty", PP_BENCH_EMPTY, checks);
-		pp_napi_bench_print(test, b, "retarget", PP_BENCH_RETARGET,
+		pp_napi_bench_print(test, b, v, "retarget", PP_BENCH_RETARGET,
 				    checks, "empty", PP_BENCH_EMPTY, checks);
 	} else {
 		kunit_info(test, "page_pool_napi bench: no second memory node: check-other-node and retarget not run\n");
 	}
-	pp_napi_bench_print(test, b, "direct-noflag", PP_BENCH_DIRECT, polls,
+	pp_napi_bench_print(test, b, v, "direct-noflag", PP_BENCH_DIRECT, polls,
 			    "empty", PP_BENCH_EMPTY, checks);
-	pp_napi_bench_print(test, b, "direct-flag", PP_BENCH_DIRECT_FLAG,
+	pp_napi_bench_print(test, b, v, "direct-flag", PP_BENCH_DIRECT_FLAG,
 			    polls, "direct-noflag", PP_BENCH_DIRECT, polls);
-	pp_napi_bench_print(test, b, "ring-noflag", PP_BENCH_RING, polls,
+	pp_napi_bench_print(test, b, v, "ring-noflag", PP_BENCH_RING, polls,
 			    "empty", PP_BENCH_EMPTY, checks);
-	pp_napi_bench_print(test, b, "ring-flag", PP_BENCH_RING_FLAG, polls,
+	pp_napi_bench_print(test, b, v, "ring-flag", PP_BENCH_RING_FLAG, polls,
 			    "ring-noflag", PP_BENCH_RING, polls);
 }
 

@@ -6,7 +6,7 @@
 
 PIPELINE := pipeline
 
-.PHONY: demo check deps prepare gates kunit guest-build guest help
+.PHONY: demo check bench deps prepare gates kunit guest-build guest help
 
 ## demo: boot the NUMA + SMT guest and show what it sees
 demo:
@@ -15,6 +15,11 @@ demo:
 ## check: every gate and test; ends with "N passed, N failed"
 check:
 	@bash $(PIPELINE)/check.sh
+
+## bench: quality and cost of the placements against the peers (not in check)
+bench:
+	@bash $(PIPELINE)/check.sh deps prepare guest-build
+	@bash $(PIPELINE)/bench.sh
 
 ## gates: checkpatch, kernel-doc, W=1 and coccicheck only
 gates:

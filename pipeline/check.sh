@@ -16,6 +16,11 @@
 #                when the guest stage runs) for a few checks of netdevsim
 #                ports
 #   kunit        KUnit under UML, one .kunitconfig per suite
+#   tools        the userspace preview tool (tools/irq_spread), built from
+#                the library's own engine files: its tests on the machines
+#                of tools/testing/irq_spread, the machines' generator check,
+#                and each libFuzzer target for 60 s (at nice 19, beside the
+#                first guest)
 #   guest        two guests on the NUMA + SMT machine: the first (booted
 #                after guest-build) runs the built-in KUnit suites, the
 #                irq_spread selftests, then the upstream netdevsim ones; the
@@ -33,7 +38,7 @@ set -uo pipefail
 
 . "$(dirname "$0")/lib.sh"
 
-STAGES="deps prepare guest-build gates nosmp kunit guest"
+STAGES="deps prepare guest-build gates nosmp kunit tools guest"
 # The guests, each "name|boot arguments|selftest list run one at a time|
 # list run two at a time, after kmemleak's report" (selftests-job.sh).  The
 # first runs the KUnit suites built into the kernel at boot (not the
@@ -156,7 +161,11 @@ gate_checkpatch()
 {
 	local files p bad=0
 
-	files=$(project_files '\.(c|h)$|(^|/)Kconfig[^/]*$')
+	# The tool's compat header mimics kernel interfaces under their kernel
+	# names (typedefs, macros that drop arguments): checkpatch's rules are
+	# for the code that uses them.
+	files=$(project_files '\.(c|h)$|(^|/)Kconfig[^/]*$' |
+		grep -v '^tools/irq_spread/include/')
 	checkpatch_new -f "$files" || bad=1
 	for p in $(grep -v -E '^(#|$)' "$REPO_DIR/patches/series" 2>/dev/null); do
 		checkpatch_new "" "$REPO_DIR/patches/$p" || bad=1
@@ -186,7 +195,7 @@ gate_w1()
 {
 	local objs
 
-	objs=$(project_files '\.c$' | sed 's/\.c$/.o/')
+	objs=$(project_files '\.c$' | grep -v '^tools/' | sed 's/\.c$/.o/')
 	[ -n "$objs" ] || return 0
 	w1_build w1 config "W=1" "$objs"
 	w1_build w1-nosmp config-nosmp "W=1 (SMP=n)" "$objs"
@@ -367,7 +376,7 @@ gate_coccicheck()
 		echo "coccicheck: the project has no .cocci files yet"
 		return 0
 	fi
-	dirs=$(project_files '\.c$' | xargs -r -n1 dirname | sort -u)
+	dirs=$(project_files '\.c$' | grep -v '^tools/' | xargs -r -n1 dirname | sort -u)
 	: > "$log"
 	for c in $cocci; do
 		for d in $dirs; do
@@ -402,6 +411,39 @@ stage_kunit()
 		--build_dir="$BUILD/uml" --jobs "$JOBS" "${cfgs[@]}") > "$log" 2>&1
 	grep -a -E '^\[[0-9:]+\] ' "$log" | grep -a -v -E '\[PASSED\]' | tail -n 40
 	count_kunit "kunit (UML)" "$log"
+}
+
+# The preview tool is user space: built from the clone (the tree's copy
+# has no symbolic links, which the machines' NICs are), into $BUILD/tools.
+stage_tools()
+{
+	local out=$BUILD/tools log=$LOG/tools.log tool=$REPO_DIR/tools/irq_spread
+	local t
+
+	mkdir -p "$out" "$RUN/tools"
+	if ! make -C "$tool" OUTPUT="$out/" -j"$JOBS" all tests > "$log" 2>&1; then
+		tail -n 30 "$log"
+		fail "tools: build"
+		return
+	fi
+	python3 "$REPO_DIR/tools/testing/irq_spread/machines/make-machines.py" \
+		--check >> "$log" 2>&1 ||
+		{ tail -n 5 "$log"; fail "tools: machines differ from make-machines.py"; }
+	python3 "$REPO_DIR/tools/testing/irq_spread/preview_test.py" \
+		"$out/irq_spread" > "$RUN/tools/preview.tap" 2>> "$log"
+	count_ktap "tools: preview" "$RUN/tools/preview.tap"
+	for t in $(make -s -C "$tool" OUTPUT="$out/" list-tests); do
+		"$out/$t" > "$RUN/tools/${t##*/}.tap" 2>> "$log"
+		count_ktap "tools: ${t##*/}" "$RUN/tools/${t##*/}.tap"
+	done
+	if ! make -C "$tool" OUTPUT="$out/" -j"$JOBS" fuzz >> "$log" 2>&1; then
+		tail -n 30 "$log"
+		fail "tools: fuzz targets build"
+		return
+	fi
+	nice -n 19 bash "$tool/fuzz/run.sh" 60 "$RUN/fuzz" "$out" 2>> "$log" |
+		tee "$RUN/tools/fuzz.txt"
+	[ "${PIPESTATUS[0]}" -eq 0 ] || fail "tools: a fuzz target crashed (see $RUN/fuzz)"
 }
 
 # Count the KTAP lines "ok N name", "ok N name # SKIP why" and "not ok N

@@ -14,6 +14,7 @@ pkgs=(
 	qemu-system-x86
 	coccinelle
 	ethtool jq iproute2 udev
+	clang libclang-rt-14-dev
 )
 
 missing=()

@@ -17,6 +17,8 @@
  * @nr_nodes: highest node number + 1
  * @longs: longs in a bitmap of @nr_cpus bits
  * @distance: @nr_nodes * @nr_nodes node distances, from * @nr_nodes + to
+ * @node_online: the nodes the machine has (a nodeN directory), @nr_nodes
+ *	bits; a node may have no CPUs
  * @node_cpus: per node, its CPUs; %NULL for a node without any
  * @present: CPUs the machine has (a topology directory in sysfs)
  * @online: online CPUs
@@ -33,13 +35,13 @@
  * @nr_cores: number of physical cores
  * @nr_l3: number of L3 domains
  * @topo: the engine's topology over this machine (machine_topology())
- * @hop: scratch of @topo's hop_cpus
  */
 struct machine {
 	unsigned int nr_cpus;
 	unsigned int nr_nodes;
 	size_t longs;
 	int *distance;
+	unsigned long *node_online;
 	unsigned long **node_cpus;
 	unsigned long *present;
 	unsigned long *online;
@@ -83,8 +85,9 @@ int machine_synthetic(struct machine *m, unsigned int nr_nodes,
 
 /*
  * Build a machine by hand: machine_alloc(), then fill @distance,
+ * @node_online (machine_finish() adds every node with CPUs),
  * @node_cpus (allocate with machine_bitmap()), @online, @isolated,
- * @nohz_full, @siblings, @cpu_node, @package, @l3 (raw ids: any int, -1 for
+ * @nohz_full, @siblings, @cpu_node, @package, @l3 (raw ids: ints from 0 below @nr_cpus, -1 for
  * none), then machine_finish(), which derives @eligible, @core and
  * @nr_cores, makes @l3 dense and sets up @topo.  machine_finish() returns
  * -1 with a message in @err if the description is inconsistent (a CPU

@@ -11,14 +11,18 @@
 /**
  * struct quality - figures of one device's placement
  * @mean_distance: mean over the vectors of the mean NUMA distance from the
- *	device's node to the vector's CPUs (10 = all local); 0 for no node
+ *	device's node to the vector's CPUs (10 = all local); CPUs of no node
+ *	do not count, nor vectors without a CPU that has one; 0 for no node
  * @lower_bound: the least @mean_distance any placement of that many vectors
- *	on the eligible CPUs can have with no CPU taking more than
- *	ceil(vectors / eligible CPUs) vectors, one CPU per vector
+ *	on the eligible CPUs (the online ones if none is eligible, as the
+ *	engine falls back) can have with no CPU taking more than
+ *	ceil(vectors / eligible CPUs) vectors, one CPU per vector: the
+ *	eligible CPUs nearest first, each up to that cap; 0 for no node
  * @core_shared: vectors that share a physical core with an earlier vector
- *	(a CPU of the same core in both masks' cores)
+ *	(a CPU of the same core in both masks; a vector's own threads share
+ *	nothing; a CPU of no known core is a core of its own)
  * @max_per_cpu: the most vectors whose masks hold one CPU
- * @l3_used: L3 domains that hold a CPU of some vector
+ * @l3_used: L3 domains (the machine's @l3) that hold a CPU of some vector
  * @ineligible: vectors with a CPU that is not eligible (offline, isolated,
  *	nohz_full)
  */
@@ -37,5 +41,12 @@ struct quality {
  */
 void quality_of(const struct machine *m, int node, unsigned int nvec,
 		const unsigned long *masks, size_t stride, struct quality *q);
+
+/*
+ * The mean distance from @node to the CPUs of @mask that have a node, in
+ * @mean; false, leaving @mean alone, if none has.
+ */
+bool quality_mask_distance(const struct machine *m, int node,
+			   const unsigned long *mask, double *mean);
 
 #endif /* _IRQ_SPREAD_TOOL_QUALITY_H */

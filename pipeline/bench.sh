@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh: make bench.  Not part of make check.  Prints, and writes to
+# $CACHE/bench/bench.md:
+#
+#   quality  every machine of tools/testing/irq_spread/machines x vector
+#            counts x device nodes: the three policies, placed by the
+#            library's own engine built in user space (tools/irq_spread),
+#            against the peers' placements (tools/irq_spread/bench/peers.c)
+#   cost     spreading 256 vectors on synthetic machines of 256 to 8192
+#            CPUs, the library against a per-vector nth-CPU search, and a
+#            pool's get and put at 255 vectors x 2750 users
+#   napi     the page pool's NAPI node check per poll, in the NUMA guest's
+#            kernel (its KUnit benchmark), against an empty loop
+#
+# Every ratio is against a baseline measured in the same run.  Needs the
+# guest kernel (make guest-build; a warm cache rebuilds nothing).
+set -uo pipefail
+
+. "$(dirname "$0")/lib.sh"
+
+out=$BUILD/tools
+dir=$CACHE/bench
+md=$dir/bench.md
+machines=$REPO_DIR/tools/testing/irq_spread/machines
+rc=0
+
+mkdir -p "$out" "$dir"
+t0=$(date +%s)
+make -s -C "$REPO_DIR/tools/irq_spread" OUTPUT="$out/" -j"$JOBS" bench ||
+	die "bench: the benchmark programs did not build"
+
+{
+	echo "# irq_spread benchmarks"
+	echo
+	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs ($(sed -n 's/^model name\t: //p' /proc/cpuinfo | head -n 1)), reference \`python3 -c 'sum(range(30000000))'\` $( { /usr/bin/time -f %e python3 -c 'sum(range(30000000))'; } 2>&1 ) s"
+	echo
+	echo "## Quality"
+	echo
+	# 32 vectors too: the EPYC's figure of the closing notes.
+	"$out/bench/quality_bench" -v 32 "$machines"/*/ || rc=1
+	echo
+	echo "## Cost"
+	echo
+	"$out/bench/cost_bench" || rc=1
+} > "$md.tmp"
+
+echo "## NAPI node check per poll (guest kernel, KUnit benchmark)" >> "$md.tmp"
+echo >> "$md.tmp"
+if bash "$PIPELINE_DIR/bench-napi.sh" "$dir/napi" >> "$md.tmp"; then
+	:
+else
+	echo "(the guest benchmark did not run: see $dir/napi)" >> "$md.tmp"
+	rc=1
+fi
+mv "$md.tmp" "$md"
+cat "$md"
+echo
+echo "bench: $(($(date +%s) - t0)) s; tables in $md"
+exit $rc

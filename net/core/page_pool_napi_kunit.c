@@ -255,11 +255,11 @@ static void pp_napi_test_refill(struct kunit *test)
  * (a pool a driver put on its device's node), and the retarget itself (a
  * pool put back on another node before each call, so that each call moves
  * it as page_pool_update_nid() does).  Every figure of a round is measured
- * in that round, next to its baseline, and each ratio is the median of the
- * rounds' ratios, each time the median of the rounds' times: the guest's
- * speed on a shared host drifts by tens of percent within seconds, which
- * the lowest or the sum of long runs does not cancel, but a ratio of two
- * runs of a few milliseconds side by side mostly does.
+ * in that round, next to its baseline; each time per poll printed is the
+ * median of the rounds' times, each ratio the median of their ratios: the
+ * guest's speed on a shared host drifts by tens of percent within
+ * seconds, which the lowest or the sum of long runs does not cancel, but
+ * a ratio of two runs of a few milliseconds side by side mostly does.
  */
 #define PP_NAPI_BENCH_BUDGET	64
 

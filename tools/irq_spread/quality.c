@@ -21,7 +21,7 @@ static void *quality_zalloc(size_t n, size_t size)
 }
 
 bool quality_mask_distance(const struct machine *m, int node,
-				  const unsigned long *mask, double *mean)
+			   const unsigned long *mask, double *mean)
 {
 	unsigned int cpu, n = 0;
 	double sum = 0;

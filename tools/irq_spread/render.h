@@ -53,8 +53,9 @@ int render_svg(FILE *f, const struct machine *m,
 
 /*
  * The same for a terminal, in at most 100 columns: each device's legend
- * (wrapped to a second line if need be), then one block per L3 domain (grouped by node and package; its
- * cores wrap to more lines when they do not fit), one cell per core with a
+ * (wrapped to a second line if need be), then one block per L3 domain
+ * (grouped by node and package; its cores wrap to more lines when they do
+ * not fit), one cell per core with a
  * field per thread: its vectors ("d:v,d:v"), or "kv" for k vectors when
  * they do not fit, or '.' for none, 'x' offline, 'i' isolated, 'n'
  * nohz_full.  Printable ASCII only (other bytes of labels become '?'),

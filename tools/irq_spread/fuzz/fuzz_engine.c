@@ -127,8 +127,7 @@ struct fuzz {
 
 static struct fuzz *cur;
 
-__attribute__((format(printf, 1, 2), noreturn))
-static void broken(const char *fmt, ...)
+static __printf(1, 2) __noreturn void broken(const char *fmt, ...)
 {
 	va_list ap;
 

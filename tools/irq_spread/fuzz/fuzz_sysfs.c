@@ -71,8 +71,7 @@ static const char *const odd_nodes[] = {
 	"node 1", "node4294967297",
 };
 
-__attribute__((format(printf, 1, 2), noreturn))
-static void broken(const char *fmt, ...)
+static __printf(1, 2) __noreturn void broken(const char *fmt, ...)
 {
 	va_list ap;
 

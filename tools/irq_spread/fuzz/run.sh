@@ -47,7 +47,8 @@ else
 	trees=$out
 fi
 
-status=0
+# Both targets at once, one per core.
+pids=
 for t in engine sysfs; do
 	bin=$out/fuzz_$t
 	work=$out/corpus-$t
@@ -59,8 +60,18 @@ for t in engine sysfs; do
 	FUZZ_SYSFS_DIR=$trees "$bin" -max_total_time="$secs" \
 		-print_final_stats=1 -timeout=30 -artifact_prefix="$art/" \
 		"$work" >"$log" 2>&1 &
-	pid=$!
-	wait $pid
+	pids="$pids $!"
+done
+
+status=0
+for t in engine sysfs; do
+	pid=${pids# }
+	pid=${pid%% *}
+	pids=${pids# }
+	pids=${pids#"$pid"}
+	art=$out/artifacts-$t
+	log=$out/fuzz_$t.log
+	wait "$pid"
 	rc=$?
 	rm -rf "$trees/fuzz_sysfs.$pid"
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
@@ -69,7 +80,7 @@ for t in engine sysfs; do
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
 	crash=$(find "$art" -type f | head -n 1)
 	if [ $rc -eq 0 ] && [ -z "$crash" ]; then
-		echo "fuzz_$t: ${execs:-0} execs, ${cov:-cov: ?}, no crash"
+		echo "fuzz_$t: ${execs:-0} execs in ${secs} s, ${cov:-cov: ?}, no crash"
 	else
 		echo "fuzz_$t: CRASH after ${execs:-?} execs (exit $rc): ${crash:-no input saved} (log: $log)"
 		grep -m 3 -E 'rule violated|runtime error|ERROR: |WARNING: ' "$log"

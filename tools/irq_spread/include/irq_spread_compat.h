@@ -39,6 +39,7 @@ typedef unsigned short umode_t;
 #define GFP_KERNEL	0u
 #define __init
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define __noreturn	__attribute__((noreturn))
 #define __always_unused	__attribute__((unused))
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)

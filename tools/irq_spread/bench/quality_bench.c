@@ -19,6 +19,12 @@
  *	vectors sharing a core with an earlier one, the most vectors on one
  *	CPU, the L3 domains used, and the vectors on a CPU that is not
  *	eligible (offline, isolated or nohz_full).
+ *
+ * Then a table of two NICs on the first node, half its CPUs and the
+ * machine's cores in vectors each, placed one after the other: the
+ * policies see the first NIC's load when they place the second; the peers
+ * keep no state, so the second gets what the first got.  The figures are those of both NICs' vectors taken
+ * as one placement (the second's after the first's).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +141,71 @@ static unsigned int device_nodes(const struct machine *m, int *nodes)
 	return n;
 }
 
+/* Two NICs on @node, @nvec vectors each, into @masks (2 * @nvec masks). */
+static int bench_two(struct machine *m, const char *name, int node,
+		     unsigned int nvec, unsigned long *masks)
+{
+	unsigned long *second = masks + (size_t)nvec * m->longs;
+	struct quality q;
+	unsigned int p;
+	bool first = true;
+
+	for (p = 0; p < IRQ_SPREAD_NR_POLICIES; p++) {
+		if (irq_spread_topo_cpus(&m->topo, node, nvec, p, NULL, masks,
+					 m->longs))
+			return -1;
+		if (irq_spread_topo_cpus(&m->topo, node, nvec, p, NULL, second,
+					 m->longs)) {
+			irq_spread_topo_release(&m->topo, nvec, masks,
+						m->longs);
+			return -1;
+		}
+		quality_of(m, node, 2 * nvec, masks, m->longs, &q);
+		irq_spread_topo_release(&m->topo, 2 * nvec, masks, m->longs);
+		print_row(policy_names[p], first, nvec, node, &q);
+		first = false;
+	}
+	for (p = 0; p < nr_peers; p++) {
+		peers[p].place(m, node, nvec, masks, m->longs);
+		peers[p].place(m, node, nvec, second, m->longs);
+		quality_of(m, node, 2 * nvec, masks, m->longs, &q);
+		print_row(peers[p].name, false, nvec, node, &q);
+	}
+	return 0;
+}
+
+static int bench_two_nics(struct machine *m, const char *name, int node)
+{
+	unsigned int local = node >= 0 && m->node_cpus[node] ?
+		bitmap_weight(m->node_cpus[node], m->nr_cpus) : m->nr_cpus;
+	unsigned int counts[2] = { max(local / 2, 1u), m->nr_cores }, c;
+	unsigned long *masks = calloc((size_t)2 * counts[1] * m->longs,
+				      sizeof(*masks));
+
+	if (!masks) {
+		fprintf(stderr, "quality_bench: out of memory\n");
+		return -1;
+	}
+	printf("Two NICs on node %d, one after the other ", node);
+	printf("(vectors: each NIC's; figures of both):\n\n");
+	printf("| vectors | node | placement | distance above bound ");
+	printf("| core shared | max per CPU | L3 used | ineligible |\n");
+	printf("|---:|---:|:---|---:|---:|---:|---:|---:|\n");
+	for (c = 0; c < 2; c++) {
+		if (c && counts[1] == counts[0])
+			break;
+		if (bench_two(m, name, node, counts[c], masks)) {
+			fprintf(stderr, "quality_bench: %s: two NICs of %u vectors: error\n",
+				name, counts[c]);
+			free(masks);
+			return -1;
+		}
+	}
+	printf("\n");
+	free(masks);
+	return 0;
+}
+
 static int bench_machine(struct machine *m, const char *name)
 {
 	unsigned int counts[NR_COUNTS + MAX_EXTRA], nr_counts, nr_nodes, c, d, p;
@@ -197,7 +268,7 @@ static int bench_machine(struct machine *m, const char *name)
 	}
 	printf("\n");
 	free(masks);
-	return 0;
+	return bench_two_nics(m, name, nodes[0]);
 }
 
 static int print_usage(void)

@@ -23,8 +23,9 @@
  * Then a table of two NICs on the first node, half its CPUs and the
  * machine's cores in vectors each, placed one after the other: the
  * policies see the first NIC's load when they place the second; the peers
- * keep no state, so the second gets what the first got.  The figures are those of both NICs' vectors taken
- * as one placement (the second's after the first's).
+ * keep no state, so the second gets what the first got.  The figures are
+ * those of both NICs' vectors taken as one placement (the second's after
+ * the first's).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -418,11 +418,12 @@ stage_kunit()
 	count_kunit "kunit (UML)" "$log"
 }
 
-# The preview tool is user space: built from the clone (the tree's copy
-# has no symbolic links, which the machines' NICs are), into $BUILD/tools.
+# The preview tool is user space: built from the tree's copy, whose files
+# keep their times from run to run (a clone's are new), into $BUILD/tools;
+# its machines are the clone's (they are not laid: NOT_LAID).
 stage_tools()
 {
-	local out=$BUILD/tools log=$LOG/tools.log tool=$REPO_DIR/tools/irq_spread
+	local out=$BUILD/tools log=$LOG/tools.log tool=$SRC/tools/irq_spread
 	local t
 
 	mkdir -p "$out" "$RUN/tools"
@@ -435,7 +436,7 @@ stage_tools()
 		--check >> "$log" 2>&1 ||
 		{ tail -n 5 "$log"; fail "tools: machines differ from make-machines.py"; }
 	python3 "$REPO_DIR/tools/testing/irq_spread/preview_test.py" \
-		"$out/irq_spread" > "$RUN/tools/preview.tap" 2>> "$log"
+		"$out/irq_spread" "$REPO_DIR/$NOT_LAID" > "$RUN/tools/preview.tap" 2>> "$log"
 	count_ktap "tools: preview" "$RUN/tools/preview.tap"
 	for t in $(make -s -C "$tool" OUTPUT="$out/" list-tests); do
 		"$out/$t" > "$RUN/tools/${t##*/}.tap" 2>> "$log"

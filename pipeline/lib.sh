@@ -25,6 +25,8 @@ BASE_TARBALL=/usr/src/linux-source-$BASE_SERIES.tar.xz
 
 # Top-level repo folders that are kernel-tree overlay.
 OVERLAY_DIRS="Documentation drivers include kernel lib mm net scripts tools"
+# Overlay that stays in the clone: the preview tool's sysfs-shaped machines.
+NOT_LAID=tools/testing/irq_spread/machines
 
 die()
 {

@@ -42,6 +42,8 @@ unpack_base()
 }
 
 # Overlay files, relative to the repo: tracked and untracked-but-not-ignored.
+# The preview tool's machines (thousands of small sysfs files, and symbolic
+# links, which the tree would not keep) are used from the clone, not laid.
 overlay_files()
 {
 	local d
@@ -49,11 +51,12 @@ overlay_files()
 	if git -C "$REPO_DIR" rev-parse --git-dir >/dev/null 2>&1; then
 		# shellcheck disable=SC2086
 		git -C "$REPO_DIR" ls-files --cached --others --exclude-standard -- $OVERLAY_DIRS |
+			grep -v "^$NOT_LAID/" |
 			while read -r f; do [ -f "$REPO_DIR/$f" ] && echo "$f"; done
 	else
 		for d in $OVERLAY_DIRS; do
 			[ -d "$REPO_DIR/$d" ] && (cd "$REPO_DIR" && find "$d" -type f)
-		done
+		done | grep -v "^$NOT_LAID/"
 	fi
 }
 

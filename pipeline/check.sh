@@ -19,8 +19,9 @@
 #   tools        the userspace preview tool (tools/irq_spread), built from
 #                the library's own engine files: its tests on the machines
 #                of tools/testing/irq_spread, the machines' generator check,
-#                and each libFuzzer target for 60 s (at nice 19, beside the
-#                first guest)
+#                and each libFuzzer target for 60 s (at idle priority, in
+#                the background beside the first guest when the guest stage
+#                runs, which reports them)
 #   guest        two guests on the NUMA + SMT machine: the first (booted
 #                after guest-build) runs the built-in KUnit suites, the
 #                irq_spread selftests, then the upstream netdevsim ones; the
@@ -65,6 +66,7 @@ GUEST_PID=
 GUEST_T0=
 MORE_PID=
 NOSMP_PID=
+TOOLS_PID=
 LOG=$RUN/logs
 passed=0
 failed=0
@@ -420,34 +422,73 @@ stage_kunit()
 
 # The preview tool is user space: built from the tree's copy, whose files
 # keep their times from run to run (a clone's are new), into $BUILD/tools;
-# its machines are the clone's (they are not laid: NOT_LAID).
+# its machines are the clone's (they are not laid: NOT_LAID).  The build,
+# the tests and the fuzz targets run at idle priority (SCHED_IDLE) in the
+# background when the guest stage runs, so that they take only what the
+# first guest leaves of the CPUs; the guest stage reports them.
 stage_tools()
+{
+	case " $want " in
+	*" guest "*)
+		(chrt --idle -p 0 $BASHPID && tools_run) > "$LOG/tools-job.log" 2>&1 &
+		TOOLS_PID=$!
+		;;
+	*)
+		tools_run
+		tools_results
+		;;
+	esac
+}
+
+# Run by stage_tools, maybe in a shell of its own: writes every result to
+# $RUN/tools.
+tools_run()
 {
 	local out=$BUILD/tools log=$LOG/tools.log tool=$SRC/tools/irq_spread
 	local t
 
+	rm -rf "$RUN/tools"
 	mkdir -p "$out" "$RUN/tools"
 	if ! make -C "$tool" OUTPUT="$out/" -j"$JOBS" all tests > "$log" 2>&1; then
-		tail -n 30 "$log"
-		fail "tools: build"
+		echo "build" > "$RUN/tools/failed"
 		return
 	fi
 	python3 "$REPO_DIR/tools/testing/irq_spread/machines/make-machines.py" \
-		--check >> "$log" 2>&1 ||
-		{ tail -n 5 "$log"; fail "tools: machines differ from make-machines.py"; }
+		--check >> "$log" 2>&1 || echo "machines" >> "$RUN/tools/failed"
 	python3 "$REPO_DIR/tools/testing/irq_spread/preview_test.py" \
 		"$out/irq_spread" "$REPO_DIR/$NOT_LAID" > "$RUN/tools/preview.tap" 2>> "$log"
-	count_ktap "tools: preview" "$RUN/tools/preview.tap"
 	for t in $(make -s -C "$tool" OUTPUT="$out/" list-tests); do
 		"$out/$t" > "$RUN/tools/${t##*/}.tap" 2>> "$log"
-		count_ktap "tools: ${t##*/}" "$RUN/tools/${t##*/}.tap"
 	done
 	# run.sh builds the targets (clang, ASan, UBSan) in $BUILD/fuzz and
 	# runs both at once from copies of the seed corpora.
-	nice -n 19 bash "$tool/fuzz/run.sh" 60 "$BUILD/fuzz" 2>> "$log" |
-		tee "$RUN/tools/fuzz.txt"
-	[ "${PIPESTATUS[0]}" -eq 0 ] ||
-		fail "tools: a fuzz target crashed or did not build (see $BUILD/fuzz)"
+	bash "$tool/fuzz/run.sh" 60 "$BUILD/fuzz" > "$RUN/tools/fuzz.txt" 2>> "$log" ||
+		echo "fuzz" >> "$RUN/tools/failed"
+	: > "$RUN/tools/done"
+}
+
+tools_results()
+{
+	local f
+
+	[ -e "$RUN/tools/done" ] || [ -e "$RUN/tools/failed" ] ||
+		{ fail "tools: did not run to its end (log: $LOG/tools.log)"; return; }
+	if grep -qx build "$RUN/tools/failed" 2>/dev/null; then
+		tail -n 30 "$LOG/tools.log"
+		fail "tools: build"
+		return
+	fi
+	grep -qx machines "$RUN/tools/failed" 2>/dev/null &&
+		fail "tools: machines differ from make-machines.py (log: $LOG/tools.log)"
+	for f in "$RUN/tools/"*.tap; do
+		count_ktap "tools: $(basename "$f" .tap)" "$f"
+	done
+	cat "$RUN/tools/fuzz.txt" 2>/dev/null
+	while read -r f; do
+		note "tools: $f"
+	done < <(grep -h 'execs' "$RUN/tools/fuzz.txt" 2>/dev/null)
+	grep -qx fuzz "$RUN/tools/failed" 2>/dev/null &&
+		fail "tools: a fuzz target crashed or did not build (see $BUILD/fuzz, $LOG/tools.log)"
 }
 
 # Count the KTAP lines "ok N name", "ok N name # SKIP why" and "not ok N
@@ -702,6 +743,10 @@ stage_guest()
 	if [ -n "$NOSMP_PID" ]; then
 		wait "$NOSMP_PID"
 		nosmp_results
+	fi
+	if [ -n "$TOOLS_PID" ]; then
+		wait "$TOOLS_PID"
+		tools_results
 	fi
 }
 

@@ -412,6 +412,42 @@ static unsigned int densify(int *id, unsigned int nr_cpus)
 	return n;
 }
 
+/* The CPUs whose siblings are known: present, and online or with a list. */
+static void known_siblings(const struct machine *m, unsigned long *dst)
+{
+	unsigned int n = m->nr_cpus, cpu;
+
+	bitmap_zero(dst, n);
+	for_each_set_bit(cpu, m->present, n)
+		if (test_bit(cpu, m->online) ||
+		    !bitmap_empty(m->siblings[cpu], n))
+			__set_bit(cpu, dst);
+}
+
+/*
+ * Whether every CPU of @known is in its own sibling list and agrees with
+ * the CPUs of @known that list names; if not, the first CPU that is not
+ * (@cpu, and @sib the same CPU, or the CPU it disagrees with).
+ */
+static bool siblings_agree(const struct machine *m, const unsigned long *known,
+			   unsigned int *cpu, unsigned int *sib)
+{
+	unsigned int n = m->nr_cpus;
+
+	for_each_set_bit(*cpu, known, n) {
+		*sib = *cpu;
+		if (!test_bit(*cpu, m->siblings[*cpu]))
+			return false;
+		for_each_set_bit(*sib, m->siblings[*cpu], n) {
+			if (*sib != *cpu && test_bit(*sib, known) &&
+			    !bitmap_equal(m->siblings[*sib], m->siblings[*cpu],
+					  n))
+				return false;
+		}
+	}
+	return true;
+}
+
 /* The lowest CPU in both @a and @b; @n if none. */
 static int first_and(const unsigned long *a, const unsigned long *b,
 		     unsigned int n)
@@ -464,26 +500,16 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 	 * list, so that two CPUs share a core iff they are in each other's
 	 * lists, even when a list names an offline CPU first.
 	 */
-	bitmap_zero(seen, n);
-	for_each_set_bit(cpu, m->present, n)
-		if (test_bit(cpu, m->online) ||
-		    !bitmap_empty(m->siblings[cpu], n))
-			__set_bit(cpu, seen);
-	for_each_set_bit(cpu, seen, n) {
-		if (!test_bit(cpu, m->siblings[cpu])) {
+	known_siblings(m, seen);
+	if (!siblings_agree(m, seen, &cpu, &sib)) {
+		if (sib == cpu)
 			seterr(err, errlen, "cpu%u: not among its own siblings",
 			       cpu);
-			goto fail;
-		}
-		for_each_set_bit(sib, m->siblings[cpu], n) {
-			if (sib != cpu && test_bit(sib, seen) &&
-			    !bitmap_equal(m->siblings[sib], m->siblings[cpu], n)) {
-				seterr(err, errlen,
-				       "cpu%u and cpu%u: disagree on their siblings",
-				       cpu, sib);
-				goto fail;
-			}
-		}
+		else
+			seterr(err, errlen,
+			       "cpu%u and cpu%u: disagree on their siblings",
+			       cpu, sib);
+		goto fail;
 	}
 	/*
 	 * A CPU whose siblings are unknown (offline on x86, which removes its
@@ -584,23 +610,29 @@ static int read_width(struct reader *r, unsigned int *nr_cpus)
 	return ret;
 }
 
-/* Two online CPUs that list each other must list the same siblings. */
+/*
+ * Two CPUs that list each other must list the same siblings: the check of
+ * machine_finish(), here to name the files.
+ */
 static int check_siblings(struct reader *r, const struct machine *m)
 {
-	unsigned int n = m->nr_cpus, cpu, sib;
+	unsigned long *known = machine_bitmap(m);
+	unsigned int cpu, sib;
+	bool ok;
 
-	for_each_set_bit(cpu, m->online, n) {
-		for_each_set_bit(sib, m->siblings[cpu], n) {
-			if (sib == cpu || !test_bit(sib, m->online) ||
-			    bitmap_equal(m->siblings[sib], m->siblings[cpu], n))
-				continue;
-			seterr(r->err, r->errlen,
-			       "%s/devices/system/cpu/cpu%u/topology/thread_siblings_list and cpu%u's: list different siblings",
-			       r->root, cpu, sib);
-			return -1;
-		}
+	if (!known) {
+		seterr(r->err, r->errlen, "out of memory");
+		return -1;
 	}
-	return 0;
+	known_siblings(m, known);
+	ok = siblings_agree(m, known, &cpu, &sib) || sib == cpu;
+	free(known);
+	if (ok)
+		return 0;
+	seterr(r->err, r->errlen,
+	       "%s/devices/system/cpu/cpu%u/topology/thread_siblings_list and cpu%u's: list different siblings",
+	       r->root, cpu, sib);
+	return -1;
 }
 
 static int read_cpus(struct reader *r, struct machine *m)

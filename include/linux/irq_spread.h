@@ -6,8 +6,9 @@
 #ifndef _LINUX_IRQ_SPREAD_H
 #define _LINUX_IRQ_SPREAD_H
 
+#include <linux/cpumask.h>
+
 struct cpu_rmap;
-struct cpumask;
 struct device;
 struct irq_spread_dev;
 struct irq_spread_pool;
@@ -37,6 +38,17 @@ int irq_spread_policy_parse(const char *buf);
 int irq_spread_cpus(int node, unsigned int nvec, enum irq_spread_policy policy,
 		    const struct cpumask *exclude, struct cpumask *masks);
 void irq_spread_release(unsigned int nvec, const struct cpumask *masks);
+#ifdef CONFIG_IRQ_SPREAD
+unsigned int irq_spread_local_cpu(unsigned int i, int node,
+				  enum irq_spread_policy policy);
+#else
+/* A driver converted by irq_spread.cocci builds without the library too. */
+static inline unsigned int irq_spread_local_cpu(unsigned int i, int node,
+						enum irq_spread_policy policy)
+{
+	return cpumask_local_spread(i, node);
+}
+#endif
 int irq_spread_apply(const unsigned int *irqs, unsigned int nvec,
 		     const struct cpumask *masks);
 void irq_spread_clear(const unsigned int *irqs, unsigned int nvec);

@@ -8,6 +8,8 @@
 #include <linux/export.h>
 #include <linux/interrupt.h>
 #include <linux/irq_spread.h>
+#include <linux/nodemask.h>
+#include <linux/numa.h>
 
 #include "irq_spread_internal.h"
 
@@ -50,6 +52,46 @@ int irq_spread_cpus(int node, unsigned int nvec, enum irq_spread_policy policy,
 				    cpumask_bits(masks), IRQ_SPREAD_CPUMASK_LONGS);
 }
 EXPORT_SYMBOL_GPL(irq_spread_cpus);
+
+/**
+ * irq_spread_local_cpu - a vector's CPU, in place of cpumask_local_spread()
+ * @i: the vector's index among the device's vectors, from 0
+ * @node: the device's NUMA node (dev_to_node()), or NUMA_NO_NODE
+ * @policy: how the device's vectors are placed
+ *
+ * The CPU vector @i of a device on @node takes under @policy on an idle
+ * machine: nearest NUMA hop first, only CPUs eligible for interrupts
+ * (online, not in isolcpus=managed_irq or nohz_full), and under
+ * %IRQ_SPREAD_NUMA_CORE and %IRQ_SPREAD_CORE one vector per physical core
+ * before SMT siblings get one; with more vectors than eligible CPUs, round
+ * robin.  Under %IRQ_SPREAD_NUMA, on a machine where every online CPU is
+ * eligible, that is cpumask_local_spread(@i, @node)'s CPU.
+ *
+ * A stateless query, as cpumask_local_spread() is: nothing is counted in
+ * the per-CPU load, so there is nothing to give back, and two devices on
+ * one node get the same CPUs.  It is what scripts/coccinelle/api/irq_spread.cocci
+ * puts in place of cpumask_local_spread() in a driver's placement loop; a
+ * driver that registers its device (irq_spread_dev_register()) gets the
+ * load across devices, the administrator's policy and CPU hotplug too.
+ *
+ * Context: process context, may sleep (GFP_KERNEL allocations).  Costs an
+ * ordering of all eligible CPUs per call.
+ * Return: the CPU.  If the library cannot answer (an invalid @policy or
+ * @node, no memory), cpumask_local_spread(@i, @node), with NUMA_NO_NODE for
+ * an invalid @node: a drop-in replacement never fails.
+ */
+unsigned int irq_spread_local_cpu(unsigned int i, int node,
+				  enum irq_spread_policy policy)
+{
+	int cpu = irq_spread_topo_nth_cpu(&irq_spread_system, node, i, policy);
+
+	if (cpu >= 0)
+		return cpu;
+	if (node < 0 || node >= nr_node_ids)
+		node = NUMA_NO_NODE;
+	return cpumask_local_spread(i, node);
+}
+EXPORT_SYMBOL_GPL(irq_spread_local_cpu);
 
 /**
  * irq_spread_release - give back the CPUs irq_spread_cpus() chose

@@ -743,7 +743,142 @@ static void irq_spread_test_hops(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, irq_spread_hop_by_distance(&t->nodes, 6, 4, hop, 256));
 }
 
+/**
+ * struct nth_case - the CPUs irq_spread_topo_nth_cpu() gives index by index
+ * @desc: what it tests
+ * @m: the machine
+ * @node: the device's node
+ * @policy: the policy
+ * @offline: CPUs offline, or NULL
+ * @isolated: CPUs not housekeeping, or NULL
+ * @want: the CPUs of indices 0, 1, ..., ";" between them, worked out by
+ *	hand: the slot order of a spread with no load
+ */
+struct nth_case {
+	const char *desc;
+	const struct test_machine *m;
+	int node;
+	enum irq_spread_policy policy;
+	const char *offline;
+	const char *isolated;
+	const char *want;
+};
+
+static const struct nth_case nth_cases[] = {
+	{ "mana numa, wraps", &irq_spread_test_mana_vm, 0, POL_NUMA, .want = "0;1;2;3;4;5;6;7;0" },
+	{ "mana numa-core: cores, then siblings, wraps", &irq_spread_test_mana_vm, 0,
+	  POL_NUMA_CORE, .want = "0;2;4;6;1;3;5;7;0;2" },
+	{ "mana numa-core, 2 offline, 5 isolated", &irq_spread_test_mana_vm, 0,
+	  POL_NUMA_CORE, "2", "5", .want = "0;3;4;6;1;7;0" },
+	{ "mana core, all isolated: online", &irq_spread_test_mana_vm, 0, POL_CORE,
+	  NULL, "0-7", .want = "0;2;4;6;1" },
+	{ "epyc node 5 core", &irq_spread_test_epyc, 5, POL_CORE,
+	  .want = "40;41;42;43;44;45;46;47;32;33;34;35;36;37;38;39;0;1;2;3" },
+	{ "epyc node 9 numa-core", &irq_spread_test_epyc, 9, POL_NUMA_CORE,
+	  .want = "72;73;74;75;76;77;78;79;200;201;202;203;204;205;206;207;64" },
+	{ "epyc node 0 numa", &irq_spread_test_epyc, 0, POL_NUMA,
+	  .want = "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135;8;9" },
+	{ "epyc no node numa-core", &irq_spread_test_epyc, NUMA_NO_NODE, POL_NUMA_CORE,
+	  .want = "0;1;2" },
+	{ "xeon node 1 numa-core", &irq_spread_test_xeon, 1, POL_NUMA_CORE,
+	  .want = "14;15;16;17;18;19;20;21;22;23;24;25;26;27;42;43" },
+	{ "cpu-less node core", &holes, 2, POL_CORE, .want = "8;10;4;6;0;2;9" },
+	{ "smt4 node 1 numa-core", &smt4, 1, POL_NUMA_CORE, .want = "8;12;9;13;10;14;11;15;0;4" },
+};
+
+static void nth_case_desc(const struct nth_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(nth, nth_cases, nth_case_desc);
+
+/* The hand-worked order, index by index, and the load never touched. */
+static void irq_spread_test_nth(struct kunit *test)
+{
+	const struct nth_case *c = test->param_value;
+	struct test_topo *t = irq_spread_test_topo_new(test, c->m);
+	unsigned int n = c->m->nr_cpus, i, nr = 1;
+	size_t size, len = 0;
+	const char *p;
+	char *buf;
+	int cpu;
+
+	bitmap_andnot(t->online, t->online, irq_spread_test_cpus(test, t, c->offline), n);
+	bitmap_andnot(t->housekeeping, t->housekeeping,
+		      irq_spread_test_cpus(test, t, c->isolated), n);
+	for (p = c->want; *p; p++)
+		nr += *p == ';';
+	size = nr * 8 + 1;
+	buf = kunit_kzalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < nr; i++) {
+		cpu = irq_spread_topo_nth_cpu(&t->topo, c->node, i, c->policy);
+		KUNIT_ASSERT_GE(test, cpu, 0);
+		len += scnprintf(buf + len, size - len, "%s%d", i ? ";" : "", cpu);
+	}
+	KUNIT_EXPECT_STREQ(test, buf, c->want);
+	KUNIT_EXPECT_NULL(test, t->topo.load);
+}
+
+/*
+ * Other devices' vectors do not move the answer, which stays that of an
+ * idle machine, and the answer counts nothing; index i is a CPU of vector
+ * i of a spread on an idle machine, under every policy.
+ */
+static void irq_spread_test_nth_stateless(struct kunit *test)
+{
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_epyc);
+	struct test_topo *idle = irq_spread_test_topo_new(test, &irq_spread_test_epyc);
+	unsigned long *held = test_masks(test, t, 8), *masks;
+	unsigned int i, nvec = 300;
+	int p, cpu;
+
+	KUNIT_ASSERT_EQ(test, irq_spread_topo_cpus(&t->topo, 6, 8, POL_NUMA, NULL,
+						   held, t->longs), 0);
+	KUNIT_EXPECT_STREQ(test, test_placement(test, t, held, 8),
+			   "48;49;50;51;52;53;54;55");
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, irq_spread_topo_nth_cpu(&t->topo, 6, i, POL_NUMA),
+				48 + i);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 8);
+
+	masks = test_masks(test, idle, nvec);
+	for (p = 0; p < IRQ_SPREAD_NR_POLICIES; p++) {
+		KUNIT_ASSERT_EQ(test, irq_spread_topo_cpus(&idle->topo, 6, nvec, p,
+							   NULL, masks, idle->longs), 0);
+		for (i = 0; i < nvec; i++) {
+			cpu = irq_spread_topo_nth_cpu(&t->topo, 6, i, p);
+			KUNIT_ASSERT_GE(test, cpu, 0);
+			KUNIT_EXPECT_TRUE_MSG(test, test_bit(cpu, test_mask(idle, masks, i)),
+					      "policy %d index %u: CPU %d", p, i, cpu);
+		}
+		irq_spread_topo_release(&idle->topo, nvec, masks, idle->longs);
+	}
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 8);
+}
+
+/* Bad arguments: -EINVAL; no CPU online: -ENODEV; no load either way. */
+static void irq_spread_test_nth_invalid(struct kunit *test)
+{
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_mana_vm);
+	struct irq_spread_topology *topo = &t->topo;
+
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_nth_cpu(topo, 0, 0, IRQ_SPREAD_NR_POLICIES),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_nth_cpu(topo, 0, 0, -1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_nth_cpu(topo, 1, 0, POL_NUMA), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_nth_cpu(topo, -2, 0, POL_NUMA), -EINVAL);
+	bitmap_zero(t->online, irq_spread_test_mana_vm.nr_cpus);
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_nth_cpu(topo, 0, 0, POL_NUMA_CORE),
+			-ENODEV);
+	KUNIT_EXPECT_NULL(test, topo->load);
+}
+
 static struct kunit_case irq_spread_engine_test_cases[] = {
+	KUNIT_CASE_PARAM(irq_spread_test_nth, nth_gen_params),
+	KUNIT_CASE(irq_spread_test_nth_stateless),
+	KUNIT_CASE(irq_spread_test_nth_invalid),
 	KUNIT_CASE_PARAM(irq_spread_test_spread, spread_gen_params),
 	KUNIT_CASE_PARAM(irq_spread_test_load, load_gen_params),
 	KUNIT_CASE(irq_spread_test_invalid),

@@ -106,6 +106,8 @@ int irq_spread_topo_spread(struct irq_spread_topology *topo, int node,
 			   unsigned int nvec, enum irq_spread_policy policy,
 			   const unsigned long *exclude, unsigned long *masks,
 			   size_t stride, unsigned int flags);
+int irq_spread_topo_nth_cpu(struct irq_spread_topology *topo, int node,
+			    unsigned int index, enum irq_spread_policy policy);
 int irq_spread_topo_cpus(struct irq_spread_topology *topo, int node,
 			 unsigned int nvec, enum irq_spread_policy policy,
 			 const unsigned long *exclude, unsigned long *masks,

@@ -91,6 +91,22 @@ static struct cpumask *system_masks(struct kunit *test, unsigned int nvec)
 	return masks;
 }
 
+/*
+ * The CPUs a vector may use, as the documentation defines them: online,
+ * housekeeping for managed interrupts and for the tick.  Returns how many.
+ */
+static unsigned int system_eligible(struct kunit *test, struct cpumask *eligible)
+{
+	unsigned int slots;
+
+	cpumask_and(eligible, cpu_online_mask,
+		    housekeeping_cpumask(HK_TYPE_MANAGED_IRQ));
+	cpumask_and(eligible, eligible, housekeeping_cpumask(HK_TYPE_TICK));
+	slots = cpumask_weight(eligible);
+	KUNIT_ASSERT_GT(test, slots, 0);
+	return slots;
+}
+
 /* Bad arguments: -EINVAL, and the masks untouched. */
 static void irq_spread_test_system_invalid(struct kunit *test)
 {
@@ -130,11 +146,7 @@ static void irq_spread_test_system_spread(struct kunit *test)
 
 	count = kunit_kcalloc(test, nr_cpu_ids, sizeof(*count), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, count);
-	cpumask_and(eligible, cpu_online_mask,
-		    housekeeping_cpumask(HK_TYPE_MANAGED_IRQ));
-	cpumask_and(eligible, eligible, housekeeping_cpumask(HK_TYPE_TICK));
-	slots = cpumask_weight(eligible);
-	KUNIT_ASSERT_GT(test, slots, 0);
+	slots = system_eligible(test, eligible);
 
 	for (p = 0; p < IRQ_SPREAD_NR_POLICIES; p++) {
 		KUNIT_ASSERT_EQ(test, irq_spread_cpus(NUMA_NO_NODE, nvec, p, NULL,
@@ -236,10 +248,89 @@ static void irq_spread_test_system_guest(struct kunit *test)
 	irq_spread_release(4, masks);
 }
 
+/*
+ * irq_spread_local_cpu() on the guest, worked out by hand: the first round
+ * of a spread on an idle machine, whatever the devices at boot hold.
+ */
+static void irq_spread_test_system_guest_local_cpu(struct kunit *test)
+{
+	static const unsigned int numa0[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+					      11, 12, 13, 14, 15, 0 };
+	static const unsigned int core2[] = { 8, 10, 12, 14, 0, 2, 4, 6, 9 };
+	static const unsigned int numa_core3[] = { 12, 14, 13, 15, 8, 10, 9 };
+	unsigned int i;
+
+	if (!system_is_test_guest())
+		kunit_skip(test, "not the 16-CPU 4-node SMT2 test guest");
+
+	for (i = 0; i < ARRAY_SIZE(numa0); i++)
+		KUNIT_EXPECT_EQ_MSG(test, irq_spread_local_cpu(i, 0, IRQ_SPREAD_NUMA),
+				    numa0[i], "index %u", i);
+	for (i = 0; i < ARRAY_SIZE(core2); i++)
+		KUNIT_EXPECT_EQ_MSG(test, irq_spread_local_cpu(i, 2, IRQ_SPREAD_CORE),
+				    core2[i], "index %u", i);
+	for (i = 0; i < ARRAY_SIZE(numa_core3); i++)
+		KUNIT_EXPECT_EQ_MSG(test, irq_spread_local_cpu(i, 3,
+							       IRQ_SPREAD_NUMA_CORE),
+				    numa_core3[i], "index %u", i);
+}
+
+/*
+ * irq_spread_local_cpu() on whatever machine runs the test: the first
+ * round of indices takes every eligible CPU once, under every policy and
+ * from every node, then the order starts again.
+ */
+static void irq_spread_test_system_local_cpu(struct kunit *test)
+{
+	struct cpumask *eligible = system_masks(test, 1);
+	struct cpumask *seen = system_masks(test, 1);
+	unsigned int i, cpu, slots;
+	int p, node;
+
+	slots = system_eligible(test, eligible);
+
+	for (p = 0; p < IRQ_SPREAD_NR_POLICIES; p++) {
+		for (node = NUMA_NO_NODE; node < (int)nr_node_ids; node++) {
+			cpumask_clear(seen);
+			for (i = 0; i < slots; i++) {
+				cpu = irq_spread_local_cpu(i, node, p);
+				KUNIT_EXPECT_TRUE_MSG(test, cpumask_test_cpu(cpu, eligible),
+						      "policy %d node %d index %u: CPU %u",
+						      p, node, i, cpu);
+				KUNIT_EXPECT_FALSE_MSG(test, cpumask_test_and_set_cpu(cpu, seen),
+						       "policy %d node %d index %u: CPU %u twice",
+						       p, node, i, cpu);
+			}
+			KUNIT_EXPECT_EQ(test, irq_spread_local_cpu(slots, node, p),
+					irq_spread_local_cpu(0, node, p));
+		}
+	}
+}
+
+/* Bad arguments: cpumask_local_spread()'s answer, as documented. */
+static void irq_spread_test_system_local_cpu_invalid(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2 * num_online_cpus(); i++) {
+		KUNIT_EXPECT_EQ(test, irq_spread_local_cpu(i, NUMA_NO_NODE,
+							   IRQ_SPREAD_NR_POLICIES),
+				cpumask_local_spread(i, NUMA_NO_NODE));
+		KUNIT_EXPECT_EQ(test, irq_spread_local_cpu(i, nr_node_ids,
+							   IRQ_SPREAD_NUMA),
+				cpumask_local_spread(i, NUMA_NO_NODE));
+		KUNIT_EXPECT_EQ(test, irq_spread_local_cpu(i, -2, IRQ_SPREAD_NUMA),
+				cpumask_local_spread(i, NUMA_NO_NODE));
+	}
+}
+
 static struct kunit_case irq_spread_system_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_system_invalid),
+	KUNIT_CASE(irq_spread_test_system_local_cpu),
+	KUNIT_CASE(irq_spread_test_system_local_cpu_invalid),
 	KUNIT_CASE(irq_spread_test_system_spread),
 	KUNIT_CASE(irq_spread_test_system_guest),
+	KUNIT_CASE(irq_spread_test_system_guest_local_cpu),
 	{}
 };
 

@@ -232,15 +232,16 @@ static void irq_spread_rank_core(const unsigned int *load,
 /*
  * Slots are visited in CPU order, so the first one seen of a core is its
  * lowest eligible thread: it gathers the eligible siblings above it, once,
- * into @w->tmp (free until the sorts).
+ * into @w->tmp (free until the sorts).  @load is the topology's, under its
+ * lock, or all zero.
  */
 static void irq_spread_assign_ranks(const struct irq_spread_topology *topo,
+				    const unsigned int *load,
 				    struct irq_spread_work *w)
 {
 	unsigned int n = w->nr_cpus, cpu, sib, nr;
 	const unsigned long *sibs;
 
-	lockdep_assert_held(&topo->lock);
 	w->nr_ranks = 1;
 	bitmap_zero(w->covered, n);
 	for_each_set_bit(cpu, w->eligible, n) {
@@ -256,7 +257,7 @@ static void irq_spread_assign_ranks(const struct irq_spread_topology *topo,
 			    !__test_and_set_bit(sib, w->covered))
 				w->tmp[nr++] = sib;
 		}
-		irq_spread_rank_core(topo->load, w->tmp, nr, w);
+		irq_spread_rank_core(load, w->tmp, nr, w);
 	}
 }
 
@@ -517,7 +518,7 @@ int irq_spread_topo_spread(struct irq_spread_topology *topo, int node,
 	if (ret)
 		goto unlock;
 	if (policy != IRQ_SPREAD_NUMA)
-		irq_spread_assign_ranks(topo, &w);
+		irq_spread_assign_ranks(topo, topo->load, &w);
 	irq_spread_assign_buckets(policy, &w);
 	ret = irq_spread_order_slots(topo, policy, &w);
 	if (!ret)
@@ -554,6 +555,71 @@ int irq_spread_topo_cpus(struct irq_spread_topology *topo, int node,
 				      stride, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_cpus);
+
+/**
+ * irq_spread_topo_nth_cpu - the CPU of one vector of a spread on an idle machine
+ * @topo: the machine
+ * @node: the device's NUMA node, or NUMA_NO_NODE
+ * @index: the vector's index in the spread, from 0
+ * @policy: how the spread places vectors
+ *
+ * The CPU vector @index would take in a spread of more than @index vectors
+ * with no vector placed on @topo yet: its slot's CPU (see the comment at
+ * the top of this file), slot @index modulo the number of slots.  A
+ * stateless query, as sched_numa_find_nth_cpu() is: it neither reads nor
+ * changes the load, so asking for each index in turn gives the order one
+ * spread would, whatever other devices hold.  The cost is that of a
+ * spread's order, linear in the CPUs, per call.
+ *
+ * Context: process context, may sleep: allocates with GFP_KERNEL.
+ * Return: the CPU; -EINVAL for a bad @policy or @node; -ENOMEM; -ENODEV if
+ * no CPU is online.
+ */
+int irq_spread_topo_nth_cpu(struct irq_spread_topology *topo, int node,
+			    unsigned int index, enum irq_spread_policy policy)
+{
+	unsigned int *zero, *count;
+	struct irq_spread_work w;
+	int ret;
+
+	if ((unsigned int)policy >= IRQ_SPREAD_NR_POLICIES)
+		return -EINVAL;
+	if (node != NUMA_NO_NODE && (node < 0 || node >= topo->nr_nodes))
+		return -EINVAL;
+	if (!topo->nr_cpus)
+		return -ENODEV;
+	ret = irq_spread_work_alloc(&w, topo->nr_cpus);
+	if (ret)
+		return ret;
+	zero = kvcalloc(topo->nr_cpus, sizeof(*zero), GFP_KERNEL);
+	if (!zero) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = irq_spread_find_slots(topo, NULL, &w);
+	if (ret)
+		goto out;
+	irq_spread_assign_tiers(topo, node, &w);
+	if (policy != IRQ_SPREAD_NUMA)
+		irq_spread_assign_ranks(topo, zero, &w);
+	irq_spread_assign_buckets(policy, &w);
+
+	/* With no load, the order is by bucket alone, CPU number within. */
+	count = kvmalloc_array(w.nr_buckets, sizeof(*count), GFP_KERNEL);
+	if (!count) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	irq_spread_count_sort(w.slots, w.tmp, w.nr_slots, w.bucket, 0, count,
+			      w.nr_buckets);
+	kvfree(count);
+	ret = w.tmp[index % w.nr_slots];
+out:
+	kvfree(zero);
+	irq_spread_work_free(&w);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_nth_cpu);
 
 /* Count @nvec placed masks in the load (@add), or take them out of it. */
 static void irq_spread_topo_account(struct irq_spread_topology *topo,

@@ -36,6 +36,9 @@ typedef uint64_t u64;
 typedef unsigned int gfp_t;
 typedef unsigned short umode_t;
 
+/* The library itself, not its stand-ins for a kernel without it. */
+#define CONFIG_IRQ_SPREAD	1
+
 #define GFP_KERNEL	0u
 #define __init
 #define __printf(a, b)	__attribute__((format(printf, a, b)))

@@ -10,7 +10,9 @@
 #                background, beside gates and kunit
 #   gates        checkpatch --strict, kernel-doc, W=1 (also with SMP=n),
 #                W=1 of the driver files the series patches (new warnings
-#                only), coccicheck
+#                only), coccicheck (the project's .cocci files over its
+#                own code and the driver files the series patches: no
+#                report)
 #   nosmp        a uniprocessor (CONFIG_SMP=n) kernel with netdevsim and
 #                irq_spread, then booted on one vCPU (in the background
 #                when the guest stage runs) for a few checks of netdevsim
@@ -374,9 +376,13 @@ gate_w1_drivers()
 	echo "W=1 (drivers): ${#todo[@]} of $(echo "$files" | wc -l) patched driver files built, $clean with no new warnings"
 }
 
+# Every .cocci file of the project over the project's own C files, by
+# directory as make coccicheck M= runs them, and over the upstream driver
+# files the series patches: any report fails, so the project never
+# open-codes what its own scripts find (irq_spread.cocci: IRQ placement).
 gate_coccicheck()
 {
-	local cocci log=$LOG/coccicheck.log dirs
+	local cocci log=$LOG/coccicheck.log dirs c d f found
 
 	cocci=$(project_files '\.cocci$')
 	if [ -z "$cocci" ]; then
@@ -390,7 +396,23 @@ gate_coccicheck()
 			make -C "$SRC" O="$BUILD/w1" coccicheck MODE=report COCCI="$SRC/$c" \
 				M="$d" >> "$log" 2>&1 || { tail -n 20 "$log"; fail "gates: coccicheck $c on $d"; }
 		done
+		for f in $(series_driver_files); do
+			(cd "$SRC" && spatch -D report --very-quiet --no-includes \
+				--include-headers --sp-file "$c" "$f") >> "$log" 2>&1 ||
+				{ tail -n 20 "$log"; fail "gates: spatch $c on $f"; }
+		done
 	done
+	# The placement script's own tests: the shapes it must find, leave
+	# alone and rewrite (tools/testing/irq_spread/cocci).
+	bash "$REPO_DIR/tools/testing/irq_spread/cocci/run.sh" \
+		"$SRC/scripts/coccinelle/api/irq_spread.cocci" > "$LOG/cocci-tests.tap" 2>&1
+	count_ktap "gates: irq_spread.cocci tests" "$LOG/cocci-tests.tap"
+	found=$(grep -a -E '^[^ ]+:[0-9]+:[0-9]+-[0-9]+: (WARNING|ERROR)' "$log")
+	if [ -n "$found" ]; then
+		echo "$found"
+		fail "gates: coccicheck reports the project's own code"
+	fi
+	echo "coccicheck: $(echo "$cocci" | wc -w) script(s) over $(echo "$dirs" | wc -w) project directories and $(series_driver_files | wc -l) patched driver files: no report"
 }
 
 stage_gates()

@@ -6,7 +6,7 @@
 
 PIPELINE := pipeline
 
-.PHONY: demo check bench deps prepare gates kunit guest-build guest help
+.PHONY: demo check bench cocci deps prepare gates kunit guest-build guest help
 
 ## demo: boot the NUMA + SMT guest and show what it sees
 demo:
@@ -20,6 +20,11 @@ check:
 bench:
 	@bash $(PIPELINE)/check.sh deps prepare guest-build
 	@bash $(PIPELINE)/bench.sh
+
+## cocci: irq_spread.cocci over the base's drivers/: report, patch, builds (not in check)
+cocci:
+	@bash $(PIPELINE)/check.sh deps prepare
+	@bash $(PIPELINE)/cocci.sh
 
 ## gates: checkpatch, kernel-doc, W=1 and coccicheck only
 gates:

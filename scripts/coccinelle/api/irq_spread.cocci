@@ -14,7 +14,7 @@
 ///
 /// A CPU that reaches neither a hint nor an XPS map is not reported: a perf
 /// PMU's context CPU (its interrupt follows it with irq_set_affinity()), a
-/// ring's memory node, one crypto engine's CPU kept for its own use.
+/// ring's memory node, a fallback CPU for deferred work.
 ///
 /// Patch mode rewrites the simple loop shape, a cpumask_local_spread() call
 /// in a loop that feeds a hint or an XPS map, to irq_spread_local_cpu(i,
@@ -43,13 +43,13 @@ import re
 # line of each (for the message).
 sinks = {}
 
-def strip_brackets(e):
+def strip_index(e):
+	"""@e without its array indices and parentheses: q->m[i] is q->m."""
 	prev = None
 	while prev != e:
 		prev = e
 		e = re.sub(r"\[[^\[\]]*\]", "", e)
-		e = re.sub(r"\([^()]*\)", "", e) if "(" in e and not e.startswith(("cpumask_of", "get_cpu_mask")) else e
-	return e
+	return e.replace("(", "").replace(")", "")
 
 def mask_key(fn, e):
 	"""What names a mask: ("field", name) for a mask the driver keeps in a
@@ -59,14 +59,14 @@ def mask_key(fn, e):
 	e = re.sub(r"\s+", "", e)
 	m = re.match(r"^(?:cpumask_of|get_cpu_mask)\((.*)\)$", e)
 	if m:
-		inner = strip_brackets(m.group(1)).lstrip("&*")
+		inner = strip_index(m.group(1)).lstrip("&*")
 		ids = re.findall(r"[A-Za-z_]\w*", inner)
 		if not ids:
 			return None
 		if "->" in inner or "." in inner:
 			return ("cpufield", ids[-1])
 		return ("cpu", fn, ids[-1])
-	e = strip_brackets(e).lstrip("&*(").rstrip(")")
+	e = strip_index(e).lstrip("&*")
 	ids = re.findall(r"[A-Za-z_]\w*", e)
 	if not ids:
 		return None
@@ -309,8 +309,9 @@ for_each_numa_hop_mask@p(M, N) {
 	...+>
 }
 
-// Report and org modes, then context mode: each filters the calls, so they
-// go first, and patch mode last.
+// Report and org modes print from every call; the scripts after them drop
+// the calls that do not qualify (include_match(False)), for context mode
+// and then for patch mode, so they come last.
 
 @script:python depends on report@
 p << call.p;

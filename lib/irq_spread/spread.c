@@ -323,20 +323,20 @@ static void irq_spread_key_range(const struct irq_spread_work *w,
 }
 
 /*
- * Sort the slots by bucket, then core load (core policies), then load, then
- * CPU number: least significant key first, each sort stable.  The loads are
- * only stable under the topology lock, which the caller holds; so is the
- * allocation of the counts, sized by the spread of the loads.
+ * Sort the slots by bucket, then core load (core policies), then @load,
+ * then CPU number: least significant key first, each sort stable.  @load
+ * is the topology's, only stable under its lock, which the caller holds
+ * (so is the allocation of the counts, sized by the spread of the loads),
+ * or all zero.
  */
-static int irq_spread_order_slots(struct irq_spread_topology *topo,
+static int irq_spread_order_slots(const unsigned int *load,
 				  enum irq_spread_policy policy,
 				  struct irq_spread_work *w)
 {
 	unsigned int lo, hi, clo = 0, chi = 0, *count;
 	bool by_core = policy != IRQ_SPREAD_NUMA;
 
-	lockdep_assert_held(&topo->lock);
-	irq_spread_key_range(w, topo->load, &lo, &hi);
+	irq_spread_key_range(w, load, &lo, &hi);
 	if (by_core)
 		irq_spread_key_range(w, w->core_load, &clo, &chi);
 	count = kvmalloc_array(max3(hi - lo, chi - clo, w->nr_buckets) + 1,
@@ -344,7 +344,7 @@ static int irq_spread_order_slots(struct irq_spread_topology *topo,
 	if (!count)
 		return -ENOMEM;
 
-	irq_spread_count_sort(w->slots, w->tmp, w->nr_slots, topo->load, lo,
+	irq_spread_count_sort(w->slots, w->tmp, w->nr_slots, load, lo,
 			      count, hi - lo + 1);
 	if (by_core) {
 		irq_spread_count_sort(w->tmp, w->slots, w->nr_slots,
@@ -443,20 +443,27 @@ void irq_spread_topology_destroy(struct irq_spread_topology *topo)
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_topology_destroy);
 
+/* A policy and a node to place on @topo: those of a spread or a query. */
+static int irq_spread_check_query(const struct irq_spread_topology *topo,
+				  int node, enum irq_spread_policy policy)
+{
+	if ((unsigned int)policy >= IRQ_SPREAD_NR_POLICIES)
+		return -EINVAL;
+	if (node != NUMA_NO_NODE && (node < 0 || node >= topo->nr_nodes))
+		return -EINVAL;
+	if (!topo->nr_cpus)
+		return -ENODEV;
+	return 0;
+}
+
 static int irq_spread_check_args(const struct irq_spread_topology *topo,
 				 int node, unsigned int nvec,
 				 enum irq_spread_policy policy,
 				 const unsigned long *masks, size_t stride)
 {
-	if ((unsigned int)policy >= IRQ_SPREAD_NR_POLICIES || !nvec || !masks)
+	if (!nvec || !masks || stride < BITS_TO_LONGS(topo->nr_cpus))
 		return -EINVAL;
-	if (node != NUMA_NO_NODE && (node < 0 || node >= topo->nr_nodes))
-		return -EINVAL;
-	if (stride < BITS_TO_LONGS(topo->nr_cpus))
-		return -EINVAL;
-	if (!topo->nr_cpus)
-		return -ENODEV;
-	return 0;
+	return irq_spread_check_query(topo, node, policy);
 }
 
 /* The first spread on a topology allocates its load counts. */
@@ -520,7 +527,7 @@ int irq_spread_topo_spread(struct irq_spread_topology *topo, int node,
 	if (policy != IRQ_SPREAD_NUMA)
 		irq_spread_assign_ranks(topo, topo->load, &w);
 	irq_spread_assign_buckets(policy, &w);
-	ret = irq_spread_order_slots(topo, policy, &w);
+	ret = irq_spread_order_slots(topo->load, policy, &w);
 	if (!ret)
 		irq_spread_place(topo, policy, nvec, flags, &w, masks, stride);
 unlock:
@@ -565,7 +572,8 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_cpus);
  *
  * The CPU vector @index would take in a spread of more than @index vectors
  * with no vector placed on @topo yet: its slot's CPU (see the comment at
- * the top of this file), slot @index modulo the number of slots.  A
+ * the top of this file), slot @index modulo the number of slots, in the
+ * order a spread makes with every load zero.  A
  * stateless query, as sched_numa_find_nth_cpu() is: it neither reads nor
  * changes the load, so asking for each index in turn gives the order one
  * spread would, whatever other devices hold.  The cost is that of a
@@ -578,16 +586,13 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_cpus);
 int irq_spread_topo_nth_cpu(struct irq_spread_topology *topo, int node,
 			    unsigned int index, enum irq_spread_policy policy)
 {
-	unsigned int *zero, *count;
 	struct irq_spread_work w;
+	unsigned int *zero;
 	int ret;
 
-	if ((unsigned int)policy >= IRQ_SPREAD_NR_POLICIES)
-		return -EINVAL;
-	if (node != NUMA_NO_NODE && (node < 0 || node >= topo->nr_nodes))
-		return -EINVAL;
-	if (!topo->nr_cpus)
-		return -ENODEV;
+	ret = irq_spread_check_query(topo, node, policy);
+	if (ret)
+		return ret;
 	ret = irq_spread_work_alloc(&w, topo->nr_cpus);
 	if (ret)
 		return ret;
@@ -603,17 +608,9 @@ int irq_spread_topo_nth_cpu(struct irq_spread_topology *topo, int node,
 	if (policy != IRQ_SPREAD_NUMA)
 		irq_spread_assign_ranks(topo, zero, &w);
 	irq_spread_assign_buckets(policy, &w);
-
-	/* With no load, the order is by bucket alone, CPU number within. */
-	count = kvmalloc_array(w.nr_buckets, sizeof(*count), GFP_KERNEL);
-	if (!count) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	irq_spread_count_sort(w.slots, w.tmp, w.nr_slots, w.bucket, 0, count,
-			      w.nr_buckets);
-	kvfree(count);
-	ret = w.tmp[index % w.nr_slots];
+	ret = irq_spread_order_slots(zero, policy, &w);
+	if (!ret)
+		ret = w.slots[index % w.nr_slots];
 out:
 	kvfree(zero);
 	irq_spread_work_free(&w);

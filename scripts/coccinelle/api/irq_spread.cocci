@@ -188,22 +188,16 @@ C = cpumask_local_spread@p@q(I, N)
 @cpu_into_mask exists@
 position call.p;
 position q;
-expression I, N, C, M;
-@@
-
-C = cpumask_local_spread@p@q(I, N);
-...
-cpumask_set_cpu(C, M)
-
-@cpu_or_mask exists@
-position call.p;
-position q;
 expression I, N, C, M, M2;
 @@
 
 C = cpumask_local_spread@p@q(I, N);
 ...
+(
+cpumask_set_cpu(C, M)
+|
 cpumask_or(M, M2, \(get_cpu_mask(C)\|cpumask_of(C)\))
+)
 
 @cpu_ptr_or_mask exists@
 position call.p;
@@ -265,12 +259,6 @@ add_keys(p, [cpu_key(p[0].current_element, C)])
 @script:python@
 p << cpu_into_mask.q;
 M << cpu_into_mask.M;
-@@
-add_keys(p, [mask_key(p[0].current_element, M)])
-
-@script:python@
-p << cpu_or_mask.q;
-M << cpu_or_mask.M;
 @@
 add_keys(p, [mask_key(p[0].current_element, M)])
 

@@ -290,12 +290,7 @@ w1_base_tree()
 {
 	local top=$BUILD/w1-base tree=$BUILD/w1-base/src f
 
-	if ! cmp -s "$SRC/.irq_spread-base" "$top/base" 2>/dev/null; then
-		rm -rf "$top"
-		mkdir -p "$top/build"
-		cp -as "$SRC" "$tree" || return 1
-		cp "$SRC/.irq_spread-base" "$top/base"
-	fi
+	link_tree_make "$top" || return 1
 	while read -r f; do
 		if [ -e "$ORIG/$f" ]; then
 			[ ! -L "$tree/$f" ] && cmp -s "$ORIG/$f" "$tree/$f" && continue
@@ -305,11 +300,7 @@ w1_base_tree()
 			rm -f "$tree/$f"
 		fi
 	done < "$CACHE/laid"
-	if ! cmp -s "$BUILD/w1/.config" "$top/config"; then
-		cp "$BUILD/w1/.config" "$top/build/.config"
-		make -C "$tree" O="$top/build" -s olddefconfig || return 1
-		cp "$BUILD/w1/.config" "$top/config"
-	fi
+	link_tree_config "$top" "$BUILD/w1/.config"
 }
 
 # Build object $2 of tree $1 in build directory $3 with W=1, from scratch,
@@ -382,7 +373,7 @@ gate_w1_drivers()
 # open-codes what its own scripts find (irq_spread.cocci: IRQ placement).
 gate_coccicheck()
 {
-	local cocci log=$LOG/coccicheck.log dirs c d f found
+	local cocci log=$LOG/coccicheck.log dirs patched c d f found
 
 	cocci=$(project_files '\.cocci$')
 	if [ -z "$cocci" ]; then
@@ -390,13 +381,14 @@ gate_coccicheck()
 		return 0
 	fi
 	dirs=$(project_files '\.c$' | grep -v '^tools/' | xargs -r -n1 dirname | sort -u)
+	patched=$(series_driver_files)
 	: > "$log"
 	for c in $cocci; do
 		for d in $dirs; do
 			make -C "$SRC" O="$BUILD/w1" coccicheck MODE=report COCCI="$SRC/$c" \
 				M="$d" >> "$log" 2>&1 || { tail -n 20 "$log"; fail "gates: coccicheck $c on $d"; }
 		done
-		for f in $(series_driver_files); do
+		for f in $patched; do
 			(cd "$SRC" && spatch -D report --very-quiet --no-includes \
 				--include-headers --sp-file "$c" "$f") >> "$log" 2>&1 ||
 				{ tail -n 20 "$log"; fail "gates: spatch $c on $f"; }
@@ -412,7 +404,7 @@ gate_coccicheck()
 		echo "$found"
 		fail "gates: coccicheck reports the project's own code"
 	fi
-	echo "coccicheck: $(echo "$cocci" | wc -w) script(s) over $(echo "$dirs" | wc -w) project directories and $(series_driver_files | wc -l) patched driver files: no report"
+	echo "coccicheck: $(echo "$cocci" | wc -w) script(s) over $(echo "$dirs" | wc -w) project directories and $(echo "$patched" | wc -w) patched driver files: no report"
 }
 
 stage_gates()

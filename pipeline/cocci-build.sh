@@ -22,26 +22,12 @@ base=$1
 shift
 rc=0
 
-if ! cmp -s "$SRC/.irq_spread-base" "$top/base" 2>/dev/null; then
-	rm -rf "$top"
-	mkdir -p "$obj"
-	cp -as "$SRC" "$tree" || die "cocci: cannot make $tree"
-	cp "$SRC/.irq_spread-base" "$top/base"
-fi
+link_tree_make "$top" || die "cocci: cannot make $tree"
 # The guest's config as pipeline/guest.config makes it now.
 mkdir -p "$top/cfg"
 bash "$PIPELINE_DIR/build-guest.sh" config "$top/cfg" > "$top/config.log" 2>&1 ||
 	{ tail -n 20 "$top/config.log"; die "cocci: the guest config"; }
-if ! cmp -s "$top/cfg/.config" "$top/config"; then
-	cp "$top/cfg/.config" "$obj/.config"
-	make -C "$tree" O="$obj" -s olddefconfig || die "cocci: olddefconfig"
-	cp "$top/cfg/.config" "$top/config"
-fi
-# The library's header as the project has it now.
-for f in include/linux/irq_spread.h; do
-	rm -f "$tree/$f"
-	cp "$SRC/$f" "$tree/$f"
-done
+link_tree_config "$top" "$top/cfg/.config" || die "cocci: olddefconfig"
 
 # "path: warning: text" of a build log, without line numbers, sorted.
 warnings()

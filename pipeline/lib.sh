@@ -39,3 +39,29 @@ base_installed_version()
 {
 	dpkg-query -W -f='${Version}' "linux-source-$BASE_SERIES" 2>/dev/null || true
 }
+
+# A tree of links to $SRC in $1/src, made again when the base changes
+# (files laid or patched later are links to their current content; new
+# files since are missing), and its build directory $1/build.
+link_tree_make()
+{
+	local top=$1
+
+	cmp -s "$SRC/.irq_spread-base" "$top/base" 2>/dev/null && return 0
+	rm -rf "$top"
+	mkdir -p "$top/build"
+	cp -as "$SRC" "$top/src" || return 1
+	cp "$SRC/.irq_spread-base" "$top/base"
+}
+
+# $2 as the .config of link_tree_make()'s build directory $1/build
+# (olddefconfig in $1/src), when it changed since the last time.
+link_tree_config()
+{
+	local top=$1 config=$2
+
+	cmp -s "$config" "$top/config" && return 0
+	cp "$config" "$top/build/.config"
+	make -C "$top/src" O="$top/build" -s olddefconfig || return 1
+	cp "$config" "$top/config"
+}

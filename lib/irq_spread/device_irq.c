@@ -16,10 +16,11 @@
  * The administrator.  Each attached interrupt has the library's affinity
  * notifier.  The interrupt core calls it, from a work item, after every
  * irq_set_affinity() of the interrupt: the library's own, and a write to
- * /proc/irq/N/smp_affinity.  A mask that is not the one the library set
- * last (nor, after a failed apply, the one the interrupt kept) is the
- * administrator's: the vector is marked, and no re-spread applies anything
- * to it until a policy is written.  The interrupt core's own moves (CPU
+ * /proc/irq/N/smp_affinity.  The notifier compares what the interrupt has
+ * when it runs, not the copy the work took earlier, with the mask the
+ * library set last (or, after a failed apply, the one the interrupt kept):
+ * anything else is the administrator's, the vector is marked, and no
+ * re-spread applies anything to it to it until a policy is written.  The interrupt core's own moves (CPU
  * hotplug migrating an interrupt off a dying CPU, startup) do not notify,
  * and a vector not in use cannot be marked.  A re-spread still places the
  * marked vectors, so that a vector's CPUs do not depend on which others
@@ -50,6 +51,7 @@
 #include <linux/mutex.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
 #include <kunit/static_stub.h>
@@ -109,20 +111,29 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_hint);
  * @irq: the interrupt
  * @dst: where to write it
  *
- * While a move is pending (an interrupt that moves when it next fires),
- * the affinity is the old one.
+ * The mask the interrupt core's affinity notification would report now:
+ * while a move is pending (an interrupt that moves when it next fires),
+ * the pending mask, else the affinity.
  *
  * Return: false, leaving @dst alone, if @irq has no descriptor.
  */
 bool irq_spread_irq_get(unsigned int irq, struct cpumask *dst)
 {
-	struct irq_data *data;
+	struct irq_desc *desc;
+	unsigned long flags;
 
 	KUNIT_STATIC_STUB_REDIRECT(irq_spread_irq_get, irq, dst);
-	data = irq_get_irq_data(irq);
-	if (!data)
+	desc = irq_to_desc(irq);
+	if (!desc)
 		return false;
-	cpumask_copy(dst, irq_data_get_affinity_mask(data));
+	raw_spin_lock_irqsave(&desc->lock, flags);
+#ifdef CONFIG_GENERIC_PENDING_IRQ
+	if (irqd_is_setaffinity_pending(&desc->irq_data))
+		cpumask_copy(dst, desc->pending_mask);
+	else
+#endif
+		cpumask_copy(dst, irq_data_get_affinity_mask(&desc->irq_data));
+	raw_spin_unlock_irqrestore(&desc->lock, flags);
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_get);
@@ -289,6 +300,13 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_flush);
 /*
  * The interrupt core's notification that @notify's interrupt has @mask: the
  * library's own apply, or the administrator's write.
+ *
+ * The interrupt core copies the mask when its work runs, and this waits
+ * for irq_spread_dev_lock after that: an apply of the library's in between
+ * makes the copy stale.  So the copy counts only if the interrupt still
+ * has it; a stale one is followed by the notification of whatever changed
+ * the interrupt since.  What the interrupt has, when it is not what the
+ * library set last, is the administrator's.
  */
 void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 			   const cpumask_t *mask)
@@ -296,11 +314,15 @@ void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 	struct irq_spread_vec *vec = container_of(notify, struct irq_spread_vec,
 						  notify);
 	struct irq_spread_dev *sd = vec->sd;
-	const unsigned long *bits = cpumask_bits(mask);
 	unsigned int n = sd->topo->nr_cpus, k;
+	unsigned long *now = sd->want;
 
 	mutex_lock(&irq_spread_dev_lock);
-	if (sd->dead || !vec->irq || bitmap_equal(bits, vec->seen, n))
+	if (sd->dead || !vec->irq)
+		goto unlock;
+	if (!irq_spread_irq_get(vec->irq, to_cpumask(now)) ||
+	    !bitmap_equal(cpumask_bits(mask), now, n) ||
+	    bitmap_equal(now, vec->seen, n))
 		goto unlock;
 	/* Only a vector in use can be the administrator's. */
 	if (irq_spread_dev_spread_index(sd, vec->index, &k) &&
@@ -309,7 +331,7 @@ void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 
 	vec->admin = true;
 	bitmap_zero(vec->admin_mask, sd->stride * BITS_PER_LONG);
-	bitmap_copy(vec->admin_mask, bits, n);
+	bitmap_copy(vec->admin_mask, now, n);
 	bitmap_copy(vec->seen, vec->admin_mask, sd->stride * BITS_PER_LONG);
 	bitmap_copy(vec->now, vec->admin_mask, sd->stride * BITS_PER_LONG);
 	vec->has_now = true;

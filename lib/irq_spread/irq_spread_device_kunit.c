@@ -1266,6 +1266,45 @@ static void irq_spread_test_dev_kernel_moves(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "3:3");
 }
 
+/*
+ * The interrupt core's notify work copies the interrupt's mask, then the
+ * notifier waits for the library's lock: a copy taken before one of the
+ * library's own applies arrives after it.  Replayed here, such a copy is
+ * stale, not the administrator's, and the vector keeps following the
+ * policy.  numa puts 4 vectors on 0;1;2;3, numa-core on 0;2;1;3 and 2
+ * vectors on 0-1;2-3.
+ */
+static void irq_spread_test_dev_stale_notify(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
+	struct dev_test *t = test->priv;
+	cpumask_var_t copy;
+	unsigned int i;
+
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&copy, GFP_KERNEL));
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa-core"), 9);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;2;1;3");
+	/* The copies of IRQs 1 and 2, taken before the write, arrive now. */
+	for (i = 1; i <= 2; i++) {
+		cpumask_clear(copy);
+		cpumask_set_cpu(i, copy);
+		t->irq[i].notify->notify(t->irq[i].notify, copy);
+	}
+	free_cpumask_var(copy);
+	fake_notify(test);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa-core 0 100 spread active 0\n"
+			   "numa-core 1 101 spread active 2\n"
+			   "numa-core 2 102 spread active 1\n"
+			   "numa-core 3 103 spread active 3\n");
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:2 2:1");
+
+	/* Not the administrator's: a channel change moves them. */
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 2), 0);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 2), "0-1;2-3");
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "0:0-1 1:2-3");
+}
+
 /**
  * struct hotplug_case - a CPU going offline and coming back
  * @desc: what the case tests
@@ -1542,6 +1581,7 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_dev_store_fails),
 	KUNIT_CASE(irq_spread_test_dev_admin),
 	KUNIT_CASE(irq_spread_test_dev_kernel_moves),
+	KUNIT_CASE(irq_spread_test_dev_stale_notify),
 	KUNIT_CASE_PARAM(irq_spread_test_dev_hotplug, hotplug_gen_params),
 	KUNIT_CASE(irq_spread_test_dev_hotplug_others),
 	KUNIT_CASE(irq_spread_test_dev_changed),

@@ -6,6 +6,7 @@
 #ifndef _LINUX_IRQ_SPREAD_H
 #define _LINUX_IRQ_SPREAD_H
 
+#include <linux/bits.h>
 #include <linux/cpumask.h>
 
 struct cpu_rmap;
@@ -34,6 +35,8 @@ enum irq_spread_policy {
 
 const char *irq_spread_policy_name(enum irq_spread_policy policy);
 int irq_spread_policy_parse(const char *buf);
+int irq_spread_policy_list(char *buf, size_t size,
+			   enum irq_spread_policy active);
 
 int irq_spread_cpus(int node, unsigned int nvec, enum irq_spread_policy policy,
 		    const struct cpumask *exclude, struct cpumask *masks);
@@ -93,9 +96,23 @@ struct irq_spread_dev_ops {
 };
 
 /**
+ * IRQ_SPREAD_DEV_NO_CLASS - the caller shows the device's knobs itself
+ *
+ * For &irq_spread_dev_info.flags.  Without it, a registration gets a class
+ * device, ``/sys/class/irq_spread/<bus>:<device>``, whose files set the
+ * policy and the CPUs the device may use, and what the administrator set
+ * there (and in ``/proc/irq/N/smp_affinity``) is kept on @dev from one
+ * registration to the next, until the driver is unbound.  With it, the
+ * caller offers the administrator irq_spread_dev_set_policy() and
+ * irq_spread_dev_set_cpus() itself and keeps the registration for as long
+ * as that state should last: net core does so for a netdev.
+ */
+#define IRQ_SPREAD_DEV_NO_CLASS	BIT(0)
+
+/**
  * struct irq_spread_dev_info - a device to register with irq_spread
- * @dev: the device, added already (device_add()): its sysfs directory
- *	gets the ``irq_spread`` group
+ * @dev: the device, added already (device_add()): the parent of the
+ *	registration's class device
  * @node: the device's NUMA node (dev_to_node()), or NUMA_NO_NODE
  * @nr_vectors: number of spread vectors: the vectors of the device's
  *	queues, which the policy places; at least 1
@@ -110,6 +127,7 @@ struct irq_spread_dev_ops {
  *	/sys/module/irq_spread/parameters/policy)
  * @ops: the driver's callbacks, or %NULL
  * @priv: for @ops
+ * @flags: %IRQ_SPREAD_DEV_NO_CLASS, or 0
  * @rmap: the aRFS reverse map of the device's RX queues
  *	(&net_device.rx_cpu_rmap), or %NULL: spread vector k is its object
  *	k, kept in step with the vector's affinity.  Allocate it with
@@ -134,6 +152,7 @@ struct irq_spread_dev_info {
 	enum irq_spread_policy policy;
 	const struct irq_spread_dev_ops *ops;
 	void *priv;
+	unsigned int flags;
 	struct cpu_rmap *rmap;
 };
 
@@ -147,6 +166,14 @@ int irq_spread_dev_vector_mask(struct irq_spread_dev *sd, unsigned int vector,
 int irq_spread_dev_vector_cpu(struct irq_spread_dev *sd, unsigned int vector);
 int irq_spread_dev_set_vectors(struct irq_spread_dev *sd, unsigned int nvec);
 int irq_spread_dev_resize(struct irq_spread_dev *sd, unsigned int nr_vectors);
+bool irq_spread_dev_vector_admin(struct irq_spread_dev *sd,
+				 unsigned int vector);
+int irq_spread_dev_set_policy(struct irq_spread_dev *sd,
+			      enum irq_spread_policy policy);
+enum irq_spread_policy irq_spread_dev_policy(struct irq_spread_dev *sd);
+int irq_spread_dev_set_cpus(struct irq_spread_dev *sd,
+			    const struct cpumask *cpus);
+void irq_spread_dev_cpus(struct irq_spread_dev *sd, struct cpumask *cpus);
 enum irq_spread_policy irq_spread_default_policy(void);
 
 /**

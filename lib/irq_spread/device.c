@@ -4,10 +4,19 @@
  * attaches each vector's interrupt when it requests it, and the library
  * keeps the vectors placed under the device's policy: when the driver
  * changes the number of vectors in use, when the administrator writes a
- * policy to <device>/irq_spread/policy, and when a CPU goes offline or
- * online.  This file holds the driver API and the devices' state;
+ * policy or a CPU list to the registration's class device (or, through
+ * net core, a netdev's files), and when a CPU goes offline or online.
+ * This file holds the driver API and the devices' state;
  * device_irq.c what is applied to the interrupts, the administrator's
- * masks and the driver's callback; device_hotplug.c CPU hotplug.
+ * masks and the driver's callback; device_hotplug.c CPU hotplug; sysfs.c
+ * the class device with the administrator's files.
+ *
+ * What the administrator set (a policy, the CPUs a device may use, an
+ * interrupt's affinity) lasts as long as the registration, through a
+ * detach and attach of the vector's interrupt; without
+ * %IRQ_SPREAD_DEV_NO_CLASS it is also kept on the device, in a devres
+ * entry, for the next registration of the same device (a driver that
+ * re-registers on reset), until the driver is unbound.
  *
  * Locking, outermost first:
  *
@@ -95,6 +104,7 @@ static void irq_spread_dev_free(struct irq_spread_dev *sd)
 	kvfree(sd->spare);
 	kfree(sd->eligible);
 	kfree(sd->usable);
+	kfree(sd->exclude);
 	kfree(sd->want);
 	kfree(sd->report);
 	bitmap_free(sd->changed);
@@ -163,10 +173,11 @@ irq_spread_dev_alloc(struct irq_spread_topology *topo,
 	sd->reserved = kcalloc(max(nres, 1U), sizeof(*sd->reserved), GFP_KERNEL);
 	sd->eligible = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
 	sd->usable = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
+	sd->exclude = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
 	sd->want = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
 	sd->report = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
-	if (!sd->reserved || !sd->eligible || !sd->usable || !sd->want ||
-	    !sd->report ||
+	if (!sd->reserved || !sd->eligible || !sd->usable || !sd->exclude ||
+	    !sd->want || !sd->report ||
 	    irq_spread_dev_arrays_alloc(sd, info->nr_vectors, &a))
 		goto err;
 	sd->vec = a.vec;
@@ -195,7 +206,8 @@ static bool irq_spread_dev_info_valid(const struct irq_spread_topology *topo,
 	unsigned int nres, v, total;
 
 	if (!info || !info->dev || !info->nr_vectors ||
-	    (unsigned int)info->policy >= IRQ_SPREAD_NR_POLICIES)
+	    (unsigned int)info->policy >= IRQ_SPREAD_NR_POLICIES ||
+	    (info->flags & ~IRQ_SPREAD_DEV_NO_CLASS))
 		return false;
 	if (info->node != NUMA_NO_NODE &&
 	    (info->node < 0 || info->node >= topo->nr_nodes))
@@ -278,6 +290,141 @@ struct irq_spread_dev *irq_spread_dev_find(const struct device *dev)
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_find);
 
+/**
+ * irq_spread_dev_eligible - the CPUs a device's vectors may use now
+ * @sd: the device
+ * @dst: where to write them, @sd->stride longs
+ *
+ * The topology's eligible CPUs (irq_spread_topo_eligible()) that the
+ * administrator allowed the device; all of them if none is.
+ *
+ * Context: irq_spread_dev_lock held.
+ */
+void irq_spread_dev_eligible(const struct irq_spread_dev *sd,
+			     unsigned long *dst)
+{
+	unsigned int n = sd->topo->nr_cpus;
+
+	irq_spread_topo_eligible(sd->topo, dst);
+	if (sd->restricted && !bitmap_subset(dst, sd->exclude, n))
+		bitmap_andnot(dst, dst, sd->exclude, n);
+}
+
+/**
+ * struct irq_spread_kept - what the administrator set on a device
+ * @topo: the machine of the registration it comes from
+ * @stride: the size of its masks, in longs
+ * @policy: the policy, if @policy_set
+ * @policy_set: the administrator chose the policy
+ * @restricted: @exclude holds the CPUs the device may not use
+ * @nvec: number of vectors of the registration
+ * @exclude: as &irq_spread_dev.exclude
+ * @admin: the vectors whose affinity the administrator set, @nvec bits
+ * @masks: their masks, @stride longs per vector
+ *
+ * A devres entry of the device between two registrations: freed when its
+ * driver is unbound.
+ */
+struct irq_spread_kept {
+	struct irq_spread_topology *topo;
+	size_t stride;
+	enum irq_spread_policy policy;
+	bool policy_set;
+	bool restricted;
+	unsigned int nvec;
+	unsigned long *exclude;
+	unsigned long *admin;
+	unsigned long *masks;
+};
+
+static void irq_spread_kept_free(struct irq_spread_kept *k)
+{
+	kfree(k->exclude);
+	bitmap_free(k->admin);
+	kvfree(k->masks);
+}
+
+static void irq_spread_kept_release(struct device *dev, void *res)
+{
+	irq_spread_kept_free(res);
+}
+
+/* Keep what the administrator set on @sd, which goes, on its device. */
+static void irq_spread_dev_keep(struct irq_spread_dev *sd)
+{
+	unsigned int nvec = irq_spread_dev_nvec(sd), bits, v;
+	struct irq_spread_kept *k;
+
+	if (sd->flags & IRQ_SPREAD_DEV_NO_CLASS)
+		return;
+	k = devres_alloc(irq_spread_kept_release, sizeof(*k), GFP_KERNEL);
+	if (!k)
+		goto fail;
+	k->exclude = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
+	k->admin = bitmap_zalloc(nvec, GFP_KERNEL);
+	k->masks = kvcalloc(array_size(nvec, sd->stride), sizeof(long),
+			    GFP_KERNEL);
+	if (!k->exclude || !k->admin || !k->masks) {
+		irq_spread_kept_free(k);
+		devres_free(k);
+		goto fail;
+	}
+	bits = sd->stride * BITS_PER_LONG;
+	mutex_lock(&irq_spread_dev_lock);
+	k->topo = sd->topo;
+	k->stride = sd->stride;
+	k->policy = sd->policy;
+	k->policy_set = sd->policy_set;
+	k->restricted = sd->restricted;
+	k->nvec = nvec;
+	bitmap_copy(k->exclude, sd->exclude, bits);
+	for (v = 0; v < nvec; v++) {
+		if (!sd->vec[v]->admin)
+			continue;
+		__set_bit(v, k->admin);
+		bitmap_copy(k->masks + v * sd->stride, sd->vec[v]->admin_mask,
+			    bits);
+	}
+	mutex_unlock(&irq_spread_dev_lock);
+	devres_add(sd->dev, k);
+	return;
+fail:
+	dev_warn(sd->dev, "irq_spread: the administrator's settings not kept\n");
+}
+
+/*
+ * A new registration of a device gets what the administrator set on its
+ * last one: the policy chosen, the CPUs allowed, and the affinity of each
+ * vector the administrator set, by device vector number.
+ */
+static void irq_spread_dev_restore(struct irq_spread_dev *sd)
+{
+	unsigned int nvec, bits = sd->stride * BITS_PER_LONG, v;
+	struct irq_spread_kept *k;
+
+	if (sd->flags & IRQ_SPREAD_DEV_NO_CLASS)
+		return;
+	k = devres_remove(sd->dev, irq_spread_kept_release, NULL, NULL);
+	if (!k)
+		return;
+	if (k->topo == sd->topo && k->stride == sd->stride) {
+		if (k->policy_set) {
+			sd->policy = k->policy;
+			sd->policy_set = true;
+		}
+		sd->restricted = k->restricted;
+		bitmap_copy(sd->exclude, k->exclude, bits);
+		nvec = min(k->nvec, irq_spread_dev_nvec(sd));
+		for_each_set_bit(v, k->admin, nvec) {
+			sd->vec[v]->admin = true;
+			bitmap_copy(sd->vec[v]->admin_mask,
+				    k->masks + v * sd->stride, bits);
+		}
+	}
+	irq_spread_kept_free(k);
+	devres_free(k);
+}
+
 /* Place a new device's vectors and list it. */
 static int irq_spread_dev_add(struct irq_spread_dev *sd)
 {
@@ -289,8 +436,9 @@ static int irq_spread_dev_add(struct irq_spread_dev *sd)
 		ret = -EBUSY;
 		goto unlock;
 	}
-	ret = irq_spread_topo_cpus(sd->topo, sd->node, sd->nr, sd->policy, NULL,
-				   sd->placed, sd->stride);
+	ret = irq_spread_topo_cpus(sd->topo, sd->node, sd->nr, sd->policy,
+				   irq_spread_dev_exclude(sd), sd->placed,
+				   sd->stride);
 	if (ret)
 		goto unlock;
 	sd->nr_active = sd->nr;
@@ -301,7 +449,7 @@ static int irq_spread_dev_add(struct irq_spread_dev *sd)
 					sd->stride);
 		goto unlock;
 	}
-	irq_spread_topo_eligible(sd->topo, sd->eligible);
+	irq_spread_dev_eligible(sd, sd->eligible);
 	for (v = 0; v < irq_spread_dev_nvec(sd); v++) {
 		irq_spread_vec_refresh(sd, v, sd->placed, sd->nr_active);
 		irq_spread_vec_rmap(sd, sd->vec[v], sd->vec[v]->now);
@@ -369,18 +517,23 @@ irq_spread_dev_topo_register(struct irq_spread_topology *topo,
 	sd->ops = info->ops;
 	sd->priv = info->priv;
 	sd->rmap = info->rmap;
+	sd->flags = info->flags;
 	INIT_WORK(&sd->work, irq_spread_dev_work);
 
+	mutex_lock(&irq_spread_dev_lock);
+	ret = irq_spread_dev_find(sd->dev) ? -EBUSY : 0;
+	mutex_unlock(&irq_spread_dev_lock);
+	if (ret)
+		goto err_free;
+	irq_spread_dev_restore(sd);
 	ret = irq_spread_dev_add(sd);
 	if (ret)
 		goto err_free;
 
-	/* Last: the policy file expects a listed device. */
-	ret = sysfs_create_group(&sd->dev->kobj, &irq_spread_dev_group);
+	/* Last: the files expect a listed device. */
+	ret = irq_spread_dev_class_add(sd);
 	if (ret)
 		goto err_remove;
-	/* The group came after the device's "add": let udev see it. */
-	kobject_uevent(&sd->dev->kobj, KOBJ_CHANGE);
 	return sd;
 
 err_remove:
@@ -405,14 +558,17 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_topo_register);
  * it.  From then on the library keeps the vectors placed (see
  * Documentation/core-api/irq_spread.rst): when the driver changes the
  * number of vectors in use (irq_spread_dev_set_vectors(),
- * irq_spread_dev_resize()), when the administrator writes a policy to
- * ``<dev>/irq_spread/policy``, and when a CPU goes offline or comes
- * online; a vector whose affinity the administrator writes in
- * ``/proc/irq/N/smp_affinity`` keeps it until a policy is written.  Each
- * change after registration is told to @info->ops.
+ * irq_spread_dev_resize()), when the administrator writes a policy or the
+ * CPUs the device may use to ``/sys/class/irq_spread/<bus>:<dev>/``
+ * (without %IRQ_SPREAD_DEV_NO_CLASS), and when a CPU goes offline or
+ * comes online; a vector whose affinity the administrator writes in
+ * ``/proc/irq/N/smp_affinity`` keeps it, detached or not, until a policy
+ * is written.  Each change after registration is told to @info->ops.
  *
  * The device gets the system default policy if the administrator set one,
- * else @info->policy; all its spread vectors are in use.
+ * else @info->policy; all its spread vectors are in use.  Without
+ * %IRQ_SPREAD_DEV_NO_CLASS, what the administrator set on the device's
+ * last registration (policy, CPUs, hand-set vectors) applies again.
  *
  * Context: process context, may sleep.  May be called with the CPU hotplug
  * lock held (cpus_read_lock(), or from a CPU hotplug callback), as every
@@ -422,7 +578,7 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_topo_register);
  * %IRQ_SPREAD_MAX_VECTORS vectors, a bad node, policy or reserved entry, or
  * an rmap with less room than @info->nr_vectors; -EBUSY if the
  * device is registered already; -ENOMEM; -ENODEV if no CPU is online; or
- * the error of the sysfs group's creation.  On error nothing is left
+ * the error of the class device's creation.  On error nothing is left
  * registered or counted.
  */
 struct irq_spread_dev *irq_spread_dev_register(const struct irq_spread_dev_info *info)
@@ -436,9 +592,11 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_register);
  * @sd: what irq_spread_dev_register() returned; nothing happens for %NULL
  *	or an ERR_PTR()
  *
- * Removes ``<dev>/irq_spread``, detaches the interrupts still attached
- * (they keep their affinity, lose the hint and the library's notifier)
- * and takes the vectors out of the per-CPU load.  Call it before the
+ * Removes the registration's class device, keeps what the administrator
+ * set on the device for its next registration (without
+ * %IRQ_SPREAD_DEV_NO_CLASS), detaches the interrupts still attached (they
+ * keep their affinity, lose the hint and the library's notifier) and
+ * takes the vectors out of the per-CPU load.  Call it before the
  * interrupts are freed: free_irq() warns about a hint or a notifier left
  * set.  Waits for a call of &irq_spread_dev_ops.changed in progress and
  * cancels those not started.
@@ -453,8 +611,9 @@ void irq_spread_dev_unregister(struct irq_spread_dev *sd)
 
 	if (IS_ERR_OR_NULL(sd))
 		return;
-	/* Waits for the policy file's show and store, which take the lock. */
-	sysfs_remove_group(&sd->dev->kobj, &irq_spread_dev_group);
+	/* Waits for the files' show and store, which take the lock. */
+	irq_spread_dev_class_del(sd);
+	irq_spread_dev_keep(sd);
 	irqs = kcalloc(irq_spread_dev_nvec(sd), sizeof(*irqs),
 		       GFP_KERNEL | __GFP_NOFAIL);
 	irq_spread_dev_remove(sd, irqs);
@@ -477,7 +636,8 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_unregister);
  *
  * Sets the vector's mask as the interrupt's affinity and affinity hint if
  * the vector is in use (a spread vector beyond irq_spread_dev_set_vectors()
- * only gets it once it is), and installs the library's affinity notifier
+ * only gets it once it is); the affinity alone, the administrator's, for
+ * a vector the administrator set before it was detached.  Installs the library's affinity notifier
  * on the interrupt, which tells the administrator's writes from the
  * library's and keeps the device's aRFS map in step.  The interrupt must
  * have no other affinity notifier: see &irq_spread_dev_info.rmap.  The
@@ -520,14 +680,21 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	if (ret)
 		goto err;
 
-	/* A detached vector is nobody's but the placement's. */
+	/* The administrator's mask, kept while detached, has no hint. */
 	mutex_lock(&irq_spread_dev_lock);
 	ret = 0;
-	if (vec->has_now) {
+	if (vec->has_now && vec->admin) {
+		ret = irq_spread_irq_affinity(irq, to_cpumask(vec->admin_mask));
+		if (ret)
+			irq_spread_vec_reseen(sd, vec);
+		else
+			bitmap_copy(vec->seen, vec->admin_mask,
+				    sd->stride * BITS_PER_LONG);
+	} else if (vec->has_now) {
 		ret = irq_spread_vec_apply(sd, vec, vec->now);
-		if (!ret)
-			irq_spread_vec_rmap(sd, vec, vec->now);
 	}
+	if (!ret && vec->has_now)
+		irq_spread_vec_rmap(sd, vec, vec->now);
 	mutex_unlock(&irq_spread_dev_lock);
 	if (!ret)
 		return 0;
@@ -547,7 +714,8 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_attach);
  *
  * Removes the interrupt's affinity hint and the library's notifier; the
  * interrupt keeps its affinity, the vector its placement.  A vector the
- * administrator had set goes back to its placement.  Call it before
+ * administrator had set stays the administrator's: the next interrupt
+ * attached to it gets the administrator's mask.  Call it before
  * free_irq().  Does nothing for a vector without an interrupt.
  *
  * Context: process context, may sleep (waits for a notification in
@@ -571,14 +739,6 @@ void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector)
 		irq_spread_irq_hint(irq, NULL);
 	vec->hinted = false;
 	vec->irq = 0;
-	if (vec->admin) {
-		vec->admin = false;
-		irq_spread_topo_eligible(sd->topo, sd->eligible);
-		irq_spread_vec_refresh(sd, vector, sd->placed, sd->nr_active);
-		bitmap_zero(sd->changed, irq_spread_dev_nvec(sd));
-		__set_bit(vector, sd->changed);
-		irq_spread_dev_committed(sd);
-	}
 	mutex_unlock(&irq_spread_dev_lock);
 	irq_spread_irq_notifier(irq, NULL);
 }
@@ -790,7 +950,8 @@ int irq_spread_dev_resize(struct irq_spread_dev *sd, unsigned int nr_vectors)
 	irq_spread_topo_release(sd->topo, sd->nr_active, sd->placed,
 				sd->stride);
 	ret = irq_spread_topo_cpus(sd->topo, sd->node, nr_vectors, sd->policy,
-				   NULL, a.placed, sd->stride);
+				   irq_spread_dev_exclude(sd), a.placed,
+				   sd->stride);
 	if (ret)
 		goto undo;
 	old = (struct irq_spread_dev_arrays){ sd->vec, sd->placed, sd->spare,
@@ -851,26 +1012,172 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_resize);
 /**
  * irq_spread_dev_set_policy - switch a device to a policy, as the admin does
  * @sd: the device
- * @policy: the policy, valid
+ * @policy: the policy
  *
- * Hands the vectors the administrator set back to the policy and places
- * the vectors in use afresh under @policy, all of them applied.
+ * What a write of the device's policy file does: hands the vectors the
+ * administrator set back to the policy and places the vectors in use
+ * afresh under @policy, within the CPUs the device may use, all of them
+ * applied.  The same policy again only hands the vectors back.  For a
+ * caller that shows the policy itself (%IRQ_SPREAD_DEV_NO_CLASS).
  *
  * Context: process context, may sleep.
- * Return: 0; -ENOMEM; or the interrupt core's error for a vector it
- * refused to move.  On error nothing changed: the policy, the placement,
- * the interrupts and the administrator's vectors are as they were.
+ * Return: 0; -EINVAL if @sd is %NULL or @policy is no policy; -ENOMEM; or
+ * the interrupt core's error for a vector it refused to move.  On error
+ * nothing changed: the policy, the placement, the interrupts and the
+ * administrator's vectors are as they were.
  */
 int irq_spread_dev_set_policy(struct irq_spread_dev *sd,
 			      enum irq_spread_policy policy)
 {
 	int ret;
 
+	if (!sd || (unsigned int)policy >= IRQ_SPREAD_NR_POLICIES)
+		return -EINVAL;
 	mutex_lock(&irq_spread_dev_lock);
 	ret = irq_spread_dev_respread(sd, sd->nr_active, policy, true, true);
+	if (!ret)
+		sd->policy_set = true;
 	mutex_unlock(&irq_spread_dev_lock);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(irq_spread_dev_set_policy);
+
+/**
+ * irq_spread_dev_policy - a device's policy
+ * @sd: the device
+ *
+ * Context: process context, may sleep.
+ * Return: the policy the device's vectors are placed under.
+ */
+enum irq_spread_policy irq_spread_dev_policy(struct irq_spread_dev *sd)
+{
+	enum irq_spread_policy policy;
+
+	mutex_lock(&irq_spread_dev_lock);
+	policy = sd->policy;
+	mutex_unlock(&irq_spread_dev_lock);
+	return policy;
+}
+EXPORT_SYMBOL_GPL(irq_spread_dev_policy);
+
+/**
+ * irq_spread_dev_set_cpu_bits - the CPUs a device may use, as a bitmap
+ * @sd: the device
+ * @cpus: the CPUs, @sd->topo->nr_cpus bits
+ *
+ * See irq_spread_dev_set_cpus(), which this is for any topology.
+ *
+ * Context: process context, may sleep.
+ * Return: as irq_spread_dev_set_cpus().
+ */
+int irq_spread_dev_set_cpu_bits(struct irq_spread_dev *sd,
+				const unsigned long *cpus)
+{
+	unsigned int n = sd->topo->nr_cpus, bits = sd->stride * BITS_PER_LONG;
+	unsigned long *old;
+	bool restricted;
+	int ret;
+
+	old = bitmap_zalloc(bits, GFP_KERNEL);
+	if (!old)
+		return -ENOMEM;
+	mutex_lock(&irq_spread_dev_lock);
+	/* Only a set that can take an interrupt now: no silent fallback. */
+	irq_spread_topo_eligible(sd->topo, sd->want);
+	ret = -EINVAL;
+	if (!bitmap_intersects(cpus, sd->want, n))
+		goto unlock;
+	bitmap_copy(old, sd->exclude, bits);
+	restricted = sd->restricted;
+	bitmap_zero(sd->exclude, bits);
+	bitmap_complement(sd->exclude, cpus, n);
+	sd->restricted = !bitmap_empty(sd->exclude, n);
+	ret = irq_spread_dev_respread(sd, sd->nr_active, sd->policy, false,
+				      true);
+	if (ret) {
+		bitmap_copy(sd->exclude, old, bits);
+		sd->restricted = restricted;
+	}
+unlock:
+	mutex_unlock(&irq_spread_dev_lock);
+	bitmap_free(old);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_cpu_bits);
+
+/**
+ * irq_spread_dev_set_cpus - the CPUs a device may use
+ * @sd: the device
+ * @cpus: the CPUs; all of them for no restriction
+ *
+ * The administrator's choice of the CPUs the device's vectors go on, as
+ * a write of the device's ``cpus`` file makes it: the vectors in use are
+ * placed afresh under the device's policy within @cpus, the load of every
+ * device still counted; the administrator's vectors stay as they are, and
+ * CPU hotplug moves vectors within @cpus.  Should none of @cpus be able to
+ * take an interrupt later (all offline), the vectors go on the eligible
+ * CPUs until one is back.  For a caller that shows the CPUs itself
+ * (%IRQ_SPREAD_DEV_NO_CLASS).
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EINVAL if @sd or @cpus is %NULL or no CPU of @cpus can take
+ * an interrupt now (none is online and a housekeeping CPU); -ENOMEM; or
+ * the interrupt core's error for a vector it refused to move.  On error
+ * nothing changed.
+ */
+int irq_spread_dev_set_cpus(struct irq_spread_dev *sd,
+			    const struct cpumask *cpus)
+{
+	if (!sd || !cpus)
+		return -EINVAL;
+	return irq_spread_dev_set_cpu_bits(sd, cpumask_bits(cpus));
+}
+EXPORT_SYMBOL_GPL(irq_spread_dev_set_cpus);
+
+/**
+ * irq_spread_dev_cpus - the CPUs a device may use
+ * @sd: the device
+ * @cpus: where to write them: every CPU, unless the administrator
+ *	restricted the device (irq_spread_dev_set_cpus())
+ *
+ * Context: process context, may sleep.
+ */
+void irq_spread_dev_cpus(struct irq_spread_dev *sd, struct cpumask *cpus)
+{
+	unsigned int n = sd->topo->nr_cpus;
+
+	cpumask_clear(cpus);
+	mutex_lock(&irq_spread_dev_lock);
+	bitmap_complement(cpumask_bits(cpus), sd->exclude,
+			  min_t(unsigned int, n, nr_cpumask_bits));
+	mutex_unlock(&irq_spread_dev_lock);
+}
+EXPORT_SYMBOL_GPL(irq_spread_dev_cpus);
+
+/**
+ * irq_spread_dev_vector_admin - whether the administrator set a vector
+ * @sd: the device
+ * @vector: the device vector number
+ *
+ * Context: process context, may sleep.
+ * Return: true if the administrator set the vector's interrupt affinity
+ * (``/proc/irq/N/smp_affinity``) since the last policy write: the vector
+ * keeps it; false otherwise or for an invalid @vector.
+ */
+bool irq_spread_dev_vector_admin(struct irq_spread_dev *sd,
+				 unsigned int vector)
+{
+	bool admin = false;
+
+	if (!sd)
+		return false;
+	mutex_lock(&irq_spread_dev_lock);
+	if (vector < irq_spread_dev_nvec(sd))
+		admin = sd->vec[vector]->admin;
+	mutex_unlock(&irq_spread_dev_lock);
+	return admin;
+}
+EXPORT_SYMBOL_GPL(irq_spread_dev_vector_admin);
 
 static const char * const irq_spread_vec_kinds[] = { "pre", "spread", "post" };
 
@@ -930,3 +1237,43 @@ int irq_spread_devs_show(struct seq_file *m, void *v)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_show);
+
+/**
+ * irq_spread_notifiers_show - write whose affinity notifier each attached
+ *	interrupt has
+ * @m: the seq_file of ``/sys/kernel/debug/irq_spread/notifiers``
+ * @v: unused
+ *
+ * A header, then one line per attached vector of every device of the
+ * system: its Linux interrupt, the device's sysfs path, the device vector
+ * number, and the owner of the interrupt's one affinity notifier:
+ * "irq_spread" for the vector's own, "other" for anyone else's, "none".
+ * Changes nothing.
+ *
+ * Return: 0.
+ */
+int irq_spread_notifiers_show(struct seq_file *m, void *v)
+{
+	const struct irq_spread_vec *vec;
+	struct irq_spread_dev *sd;
+	unsigned int i;
+	char *path;
+
+	seq_puts(m, "irq device vector notifier\n");
+	mutex_lock(&irq_spread_dev_lock);
+	list_for_each_entry(sd, &irq_spread_devs, list) {
+		if (sd->topo != &irq_spread_system)
+			continue;
+		path = kobject_get_path(&sd->dev->kobj, GFP_KERNEL);
+		for (i = 0; i < irq_spread_dev_nvec(sd); i++) {
+			vec = sd->vec[i];
+			if (vec->irq)
+				seq_printf(m, "%u %s %u %s\n", vec->irq,
+					   path ?: "?", i,
+					   irq_spread_vec_notifier(vec));
+		}
+		kfree(path);
+	}
+	mutex_unlock(&irq_spread_dev_lock);
+	return 0;
+}

@@ -50,8 +50,9 @@ static int irq_spread_dev_repair_slot(struct irq_spread_dev *sd, unsigned int k)
 	const unsigned long *sibs;
 	int ret;
 
-	ret = irq_spread_topo_spread(topo, sd->node, 1, sd->policy, NULL, mask,
-				     sd->stride, IRQ_SPREAD_SLOT_ONLY);
+	ret = irq_spread_topo_spread(topo, sd->node, 1, sd->policy,
+				     irq_spread_dev_exclude(sd), mask, sd->stride,
+				     IRQ_SPREAD_SLOT_ONLY);
 	if (ret || sd->policy != IRQ_SPREAD_NUMA_CORE)
 		return ret;
 
@@ -63,7 +64,7 @@ static int irq_spread_dev_repair_slot(struct irq_spread_dev *sd, unsigned int k)
 			return 0;
 	}
 	irq_spread_topo_release(topo, 1, mask, sd->stride);
-	irq_spread_topo_eligible(topo, sd->want);
+	irq_spread_dev_eligible(sd, sd->want);
 	bitmap_and(mask, sibs, sd->want, n);
 	__set_bit(slot, mask);
 	irq_spread_topo_hold(topo, 1, mask, sd->stride);
@@ -119,8 +120,8 @@ static void irq_spread_dev_repair(struct irq_spread_dev *sd,
 		goto slots;
 	/* The fresh placement, with none of the device's own load. */
 	irq_spread_topo_release(topo, nr, sd->spare, sd->stride);
-	ret = irq_spread_topo_cpus(topo, sd->node, nr, sd->policy, NULL, fresh,
-				   sd->stride);
+	ret = irq_spread_topo_cpus(topo, sd->node, nr, sd->policy,
+				   irq_spread_dev_exclude(sd), fresh, sd->stride);
 	if (ret)
 		goto hold;
 	irq_spread_topo_release(topo, nr, fresh, sd->stride);
@@ -272,7 +273,7 @@ static void irq_spread_dev_cpu_back(struct irq_spread_dev *sd)
 	bool moved = false;
 
 	lockdep_assert_held(&irq_spread_dev_lock);
-	irq_spread_topo_eligible(topo, sd->want);
+	irq_spread_dev_eligible(sd, sd->want);
 	memcpy(sd->spare, sd->placed, longs * sizeof(long));
 	for (k = 0; k < sd->nr_active; k++) {
 		vec = sd->vec[sd->pre + k];

@@ -20,7 +20,9 @@
  * when it runs, not the copy the work took earlier, with the mask the
  * library set last (or, after a failed apply, the one the interrupt kept):
  * anything else is the administrator's, the vector is marked, and no
- * re-spread applies anything to it to it until a policy is written.  The interrupt core's own moves (CPU
+ * re-spread applies anything to it until a policy is written.  A copy
+ * the interrupt no longer has is stale, however the work and the
+ * library's applies interleave.  The interrupt core's own moves (CPU
  * hotplug migrating an interrupt off a dying CPU, startup) do not notify,
  * and a vector not in use cannot be marked.  A re-spread still places the
  * marked vectors, so that a vector's CPUs do not depend on which others
@@ -171,6 +173,26 @@ int irq_spread_irq_notifier(unsigned int irq,
 	return irq_set_affinity_notifier(irq, notify);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_notifier);
+
+/**
+ * irq_spread_vec_notifier - whose affinity notifier a vector's interrupt has
+ * @vec: the vector, attached
+ *
+ * Return: "irq_spread" for the vector's own, "other" for anyone else's,
+ * "none".  For debugfs: read without the descriptor's lock.
+ */
+const char *irq_spread_vec_notifier(const struct irq_spread_vec *vec)
+{
+#ifdef CONFIG_SMP
+	const struct irq_desc *desc = irq_to_desc(vec->irq);
+	const struct irq_affinity_notify *notify;
+
+	notify = desc ? READ_ONCE(desc->affinity_notify) : NULL;
+	if (notify)
+		return notify == &vec->notify ? "irq_spread" : "other";
+#endif
+	return "none";
+}
 
 /*
  * Vector @v's mask under the placement @masks of @nr_active vectors, into
@@ -500,7 +522,7 @@ int irq_spread_dev_commit(struct irq_spread_dev *sd,
 	old = kcalloc(nvec, sizeof(*old), GFP_KERNEL);
 	if (!old)
 		return -ENOMEM;
-	irq_spread_topo_eligible(sd->topo, sd->eligible);
+	irq_spread_dev_eligible(sd, sd->eligible);
 	bitmap_zero(sd->changed, nvec);
 
 	for (v = 0; v < nvec; v++) {
@@ -546,7 +568,8 @@ out:
  *
  * No vector is displaced by CPU hotplug any more, and the CPUs the
  * placement could use are remembered, so that a CPU coming online that
- * was not among them places the device afresh again.
+ * was not among them, and that the device may use, places the device
+ * afresh again.
  *
  * Context: irq_spread_dev_lock held.
  */
@@ -555,7 +578,10 @@ void irq_spread_dev_placed_afresh(struct irq_spread_dev *sd)
 	unsigned int v;
 
 	lockdep_assert_held(&irq_spread_dev_lock);
-	irq_spread_topo_eligible(sd->topo, sd->usable);
+	irq_spread_dev_eligible(sd, sd->usable);
+	if (sd->restricted)
+		bitmap_or(sd->usable, sd->usable, sd->exclude,
+			  sd->topo->nr_cpus);
 	for (v = 0; v < irq_spread_dev_nvec(sd); v++)
 		sd->vec[v]->displaced = false;
 }
@@ -592,8 +618,9 @@ int irq_spread_dev_respread(struct irq_spread_dev *sd,
 
 	lockdep_assert_held(&irq_spread_dev_lock);
 	irq_spread_topo_release(topo, sd->nr_active, sd->placed, sd->stride);
-	ret = irq_spread_topo_cpus(topo, sd->node, nr_active, policy, NULL,
-				   sd->spare, sd->stride);
+	ret = irq_spread_topo_cpus(topo, sd->node, nr_active, policy,
+				   irq_spread_dev_exclude(sd), sd->spare,
+				   sd->stride);
 	if (ret)
 		goto hold;
 	ret = irq_spread_dev_commit(sd, sd->spare, nr_active, reset, undo);

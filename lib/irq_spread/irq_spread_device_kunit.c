@@ -397,20 +397,45 @@ static void fake_sets_zero(struct kunit *test)
 		t->irq[i].sets = 0;
 }
 
-/* The mode of <dev>/irq_spread/@file (@file NULL: of the directory), or -1. */
-static int sysfs_mode(struct device *dev, const char *file)
+/* The class device of the test's device's registration, or %NULL. */
+static struct device *class_dev(struct kunit *test)
 {
-	struct kernfs_node *dir, *kn;
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev *sd;
+	struct device *cdev;
+
+	mutex_lock(&irq_spread_dev_lock);
+	sd = irq_spread_dev_find(t->dev);
+	cdev = sd ? sd->cdev : NULL;
+	mutex_unlock(&irq_spread_dev_lock);
+	return cdev;
+}
+
+/*
+ * The mode of the class device's file @file, or -1; with @file NULL,
+ * whether the class device is in sysfs, as /sys/class/irq_spread/ lists
+ * it, by the name "kunit:" and the device's name (0 for yes, -1 for no).
+ */
+static int sysfs_mode(struct kunit *test, const char *file)
+{
+	struct dev_test *t = test->priv;
+	struct kernfs_node *kn;
+	struct device *cdev;
+	char name[64];
 	int mode;
 
-	dir = kernfs_find_and_get(dev->kobj.sd, "irq_spread");
-	if (!dir)
+	cdev = class_dev(test);
+	if (!cdev)
 		return -1;
-	kn = file ? kernfs_find_and_get(dir, file) : dir;
+	if (!file) {
+		snprintf(name, sizeof(name), "kunit:%s", dev_name(t->dev));
+		KUNIT_EXPECT_STREQ(test, dev_name(cdev), name);
+		KUNIT_EXPECT_PTR_EQ(test, cdev->parent, t->dev);
+		return 0;
+	}
+	kn = kernfs_find_and_get(cdev->kobj.sd, file);
 	mode = kn ? kn->mode & 0777 : -1;
-	if (file && kn)
-		kernfs_put(kn);
-	kernfs_put(dir);
+	kernfs_put(kn);
 	return mode;
 }
 
@@ -418,7 +443,7 @@ static struct device_attribute *dev_attr(struct kunit *test, const char *name)
 {
 	struct attribute *const *a;
 
-	for (a = irq_spread_dev_group.attrs; *a; a++) {
+	for (a = irq_spread_dev_groups[0]->attrs; *a; a++) {
 		if (!strcmp((*a)->name, name))
 			return container_of(*a, struct device_attribute, attr);
 	}
@@ -426,16 +451,17 @@ static struct device_attribute *dev_attr(struct kunit *test, const char *name)
 	return NULL;
 }
 
-/* Read <dev>/irq_spread/@name as sysfs does. */
+/* Read the class device's file @name as sysfs does. */
 static const char *dev_show(struct kunit *test, const char *name)
 {
 	struct device_attribute *attr = dev_attr(test, name);
-	struct dev_test *t = test->priv;
+	struct device *cdev = class_dev(test);
 	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 	ssize_t len;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	len = attr->show(t->dev, attr, buf);
+	KUNIT_ASSERT_NOT_NULL(test, cdev);
+	len = attr->show(cdev, attr, buf);
 	KUNIT_ASSERT_GE(test, len, 0);
 	KUNIT_EXPECT_EQ(test, len, strlen(buf));
 	return buf;
@@ -444,9 +470,10 @@ static const char *dev_show(struct kunit *test, const char *name)
 static ssize_t dev_store(struct kunit *test, const char *name, const char *val)
 {
 	struct device_attribute *attr = dev_attr(test, name);
-	struct dev_test *t = test->priv;
+	struct device *cdev = class_dev(test);
 
-	return attr->store(t->dev, attr, val, strlen(val));
+	KUNIT_ASSERT_NOT_NULL(test, cdev);
+	return attr->store(cdev, attr, val, strlen(val));
 }
 
 /* The debugfs table's lines of the test's device, without its path. */
@@ -603,12 +630,15 @@ static void irq_spread_test_dev_register(struct kunit *test)
 	struct irq_spread_dev *sd;
 	unsigned int i;
 
-	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, NULL), -1);
+	KUNIT_EXPECT_EQ(test, sysfs_mode(test, NULL), -1);
 	sd = irq_spread_dev_topo_register(&t->m->topo, &info);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
 
-	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, "policy"), 0644);
-	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, "vectors"), -1);
+	KUNIT_EXPECT_EQ(test, sysfs_mode(test, NULL), 0);
+	KUNIT_EXPECT_EQ(test, sysfs_mode(test, "policy"), 0644);
+	KUNIT_EXPECT_EQ(test, sysfs_mode(test, "cpus"), 0644);
+	KUNIT_EXPECT_EQ(test, sysfs_mode(test, "vectors"), -1);
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "cpus"), "0-7\n");
 	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"),
 			   "numa [numa-core] core\n");
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
@@ -643,7 +673,7 @@ static void irq_spread_test_dev_register(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
 
 	irq_spread_dev_unregister(sd);
-	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, NULL), -1);
+	KUNIT_EXPECT_EQ(test, sysfs_mode(test, NULL), -1);
 	for (i = 0; i < 4; i++) {
 		KUNIT_EXPECT_NULL(test, t->irq[i].hint);
 		KUNIT_EXPECT_NULL(test, t->irq[i].notify);
@@ -707,6 +737,7 @@ static const struct register_case register_cases[] = {
 	  { .nr_vectors = 4, .pre_vectors = UINT_MAX - 2, .post_vectors = 1 } },
 	{ "more vectors than the most",
 	  { .nr_vectors = IRQ_SPREAD_MAX_VECTORS, .post_vectors = 1 } },
+	{ "unknown flag", { .nr_vectors = 4, .flags = BIT(5) } },
 };
 
 static void register_case_desc(const struct register_case *c, char *desc)
@@ -728,7 +759,7 @@ static void irq_spread_test_dev_register_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(irq_spread_dev_topo_register(&t->m->topo,
 								   c->no_info ? NULL : &info)),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, NULL), -1);
+	KUNIT_EXPECT_EQ(test, sysfs_mode(test, NULL), -1);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 0);
 	KUNIT_EXPECT_STREQ(test, dev_debugfs(test), "");
 
@@ -763,7 +794,6 @@ static void irq_spread_test_dev_register_system(struct kunit *test)
 	struct irq_spread_dev_info info = spread_info(test->priv, NUMA_NO_NODE,
 						   IRQ_SPREAD_NUMA, 1);
 	unsigned int load = irq_spread_test_load_sum(&irq_spread_system);
-	struct dev_test *t = test->priv;
 	struct irq_spread_dev *sd;
 
 	/* The real interrupt core, not the fakes. */
@@ -786,7 +816,7 @@ static void irq_spread_test_dev_register_system(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 0, UINT_MAX),
 			IS_ENABLED(CONFIG_SMP) ? -EINVAL : 0);
 	irq_spread_dev_unregister(sd);
-	KUNIT_EXPECT_EQ(test, sysfs_mode(t->dev, NULL), -1);
+	KUNIT_EXPECT_EQ(test, sysfs_mode(test, NULL), -1);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&irq_spread_system), load);
 
 	/* Harmless on nothing. */
@@ -1266,45 +1296,6 @@ static void irq_spread_test_dev_kernel_moves(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "3:3");
 }
 
-/*
- * The interrupt core's notify work copies the interrupt's mask, then the
- * notifier waits for the library's lock: a copy taken before one of the
- * library's own applies arrives after it.  Replayed here, such a copy is
- * stale, not the administrator's, and the vector keeps following the
- * policy.  numa puts 4 vectors on 0;1;2;3, numa-core on 0;2;1;3 and 2
- * vectors on 0-1;2-3.
- */
-static void irq_spread_test_dev_stale_notify(struct kunit *test)
-{
-	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
-	struct dev_test *t = test->priv;
-	cpumask_var_t copy;
-	unsigned int i;
-
-	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&copy, GFP_KERNEL));
-	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa-core"), 9);
-	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;2;1;3");
-	/* The copies of IRQs 1 and 2, taken before the write, arrive now. */
-	for (i = 1; i <= 2; i++) {
-		cpumask_clear(copy);
-		cpumask_set_cpu(i, copy);
-		t->irq[i].notify->notify(t->irq[i].notify, copy);
-	}
-	free_cpumask_var(copy);
-	fake_notify(test);
-	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
-			   "numa-core 0 100 spread active 0\n"
-			   "numa-core 1 101 spread active 2\n"
-			   "numa-core 2 102 spread active 1\n"
-			   "numa-core 3 103 spread active 3\n");
-	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:2 2:1");
-
-	/* Not the administrator's: a channel change moves them. */
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 2), 0);
-	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 2), "0-1;2-3");
-	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "0:0-1 1:2-3");
-}
-
 /**
  * struct hotplug_case - a CPU going offline and coming back
  * @desc: what the case tests
@@ -1502,6 +1493,274 @@ static void irq_spread_test_dev_hotplug_others(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_sets(test, 12), 2);
 }
 
+/*
+ * The interrupt core's notify work copies the interrupt's mask, then the
+ * notifier waits for the library's lock: a copy taken before one of the
+ * library's own applies arrives after it.  Replayed here, such a copy is
+ * stale, not the administrator's, and the vector keeps following the
+ * policy.  numa puts 4 vectors on 0;1;2;3, numa-core on 0;2;1;3 and 2
+ * vectors on 0-1;2-3.
+ */
+static void irq_spread_test_dev_stale_notify(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
+	struct dev_test *t = test->priv;
+	cpumask_var_t copy;
+	unsigned int i;
+
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&copy, GFP_KERNEL));
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa-core"), 9);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;2;1;3");
+	/* The copies of IRQs 1 and 2, taken before the write, arrive now. */
+	for (i = 1; i <= 2; i++) {
+		cpumask_clear(copy);
+		cpumask_set_cpu(i, copy);
+		t->irq[i].notify->notify(t->irq[i].notify, copy);
+	}
+	free_cpumask_var(copy);
+	fake_notify(test);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa-core 0 100 spread active 0\n"
+			   "numa-core 1 101 spread active 2\n"
+			   "numa-core 2 102 spread active 1\n"
+			   "numa-core 3 103 spread active 3\n");
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:2 2:1");
+
+	/* Not the administrator's: a channel change moves them. */
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 2), 0);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 2), "0-1;2-3");
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "0:0-1 1:2-3");
+}
+
+/*
+ * A vector keeps the administrator's mask while its interrupt is detached
+ * (a driver reset frees and requests it again): the next interrupt gets
+ * the mask, as affinity without a hint, and is not handed back until a
+ * policy is written.
+ */
+static void irq_spread_test_dev_detach_keeps(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
+	struct dev_test *t = test->priv;
+
+	admin_set(test, 1, BIT(7));
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:7");
+	irq_spread_dev_detach(sd, 1);
+	KUNIT_EXPECT_NULL(test, t->irq[1].notify);
+	KUNIT_EXPECT_NULL(test, t->irq[1].hint);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 4), 0);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa 0 100 spread active 0\n"
+			   "numa 1 - spread admin 7\n"
+			   "numa 2 102 spread active 2\n"
+			   "numa 3 103 spread active 3\n");
+
+	/* Its next interrupt: the administrator's mask, no hint. */
+	t->irq[5].aff = BIT(0);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 1, FAKE_IRQ_BASE + 5), 0);
+	KUNIT_EXPECT_EQ(test, t->irq[5].aff, BIT(7));
+	KUNIT_EXPECT_NULL(test, t->irq[5].hint);
+	fake_notify(test);
+	KUNIT_EXPECT_TRUE(test, irq_spread_dev_vector_admin(sd, 1));
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
+
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa"), 4);
+	KUNIT_EXPECT_EQ(test, t->irq[5].aff, BIT(1));
+	KUNIT_EXPECT_NOT_NULL(test, t->irq[5].hint);
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 1));
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:1");
+}
+
+/**
+ * struct cpus_case - a CPU list written to a device's cpus file
+ * @desc: what the case tests
+ * @val: what is written
+ * @ret: what the write returns: its length, or the error
+ * @show: the file after
+ * @aff: the affinities of the device's 4 vectors after
+ */
+struct cpus_case {
+	const char *desc;
+	const char *val;
+	int ret;
+	const char *show;
+	const char *aff;
+};
+
+/*
+ * numa, 4 vectors, node 0, CPU 5 offline (it may be named, as long as a
+ * CPU of the list can take interrupts); vector 1 is the administrator's
+ * (7) throughout, still placed.  Within 4-7, node 0 adds no slot: the
+ * slots are 4, 6, 7 and vector 3 wraps to the first.  Within 2-5: 2, 3 of
+ * node 0, then 4.  Within 0 or 1, every vector on it.
+ */
+static const struct cpus_case cpus_cases[] = {
+	{ "node 1",		"4-7",		3, "4-7\n",	"4;7;7;4" },
+	{ "node 1, newline",	"4-7\n",	4, "4-7\n",	"4;7;7;4" },
+	{ "both nodes",		"2-5",		3, "2-5\n",	"2;7;4;2" },
+	{ "one CPU",		"0",		1, "0\n",	"0;7;0;0" },
+	{ "trailing comma",	"1,",		2, "1\n",	"1;7;1;1" },
+	{ "every CPU",		"0-7",		3, "0-7\n",	"0;7;2;3" },
+	{ "offline only",	"5",		-EINVAL, "0-7\n", "0;7;2;3" },
+	{ "empty",		"",		-EINVAL, "0-7\n", "0;7;2;3" },
+	{ "newline only",	"\n",		-EINVAL, "0-7\n", "0;7;2;3" },
+	{ "past the last CPU",	"6-8",		-EINVAL, "0-7\n", "0;7;2;3" },
+	{ "reversed range",	"3-1",		-EINVAL, "0-7\n", "0;7;2;3" },
+	{ "negative",		"-1",		-EINVAL, "0-7\n", "0;7;2;3" },
+	{ "not a list",		"any",		-EINVAL, "0-7\n", "0;7;2;3" },
+	{ "a mask, not a list",	"f0",		-EINVAL, "0-7\n", "0;7;2;3" },
+};
+
+static void cpus_case_desc(const struct cpus_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cpus, cpus_cases, cpus_case_desc);
+
+/*
+ * The CPUs a device may use: the vectors in use are placed within them,
+ * the administrator's stays; a bad list changes nothing.
+ */
+static void irq_spread_test_dev_cpus(struct kunit *test)
+{
+	const struct cpus_case *c = test->param_value;
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
+	struct dev_test *t = test->priv;
+	const char *table;
+
+	admin_set(test, 1, BIT(7));
+	irq_spread_devs_cpu_offline(&t->m->topo, 5);
+	__clear_bit(5, t->m->online);
+	fake_notify(test);
+	table = dev_debugfs(test);
+	dev_calls(test, sd);
+	fake_sets_zero(test);
+
+	KUNIT_EXPECT_EQ(test, dev_store(test, "cpus", c->val), c->ret);
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "cpus"), c->show);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), c->aff);
+	KUNIT_EXPECT_TRUE(test, irq_spread_dev_vector_admin(sd, 1));
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
+	if (c->ret < 0) {
+		KUNIT_EXPECT_STREQ(test, dev_debugfs(test), table);
+		KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 0);
+		KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
+	}
+	/* The library's applies are not the administrator's. */
+	fake_notify(test);
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 0));
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 2));
+}
+
+/*
+ * CPU hotplug within the CPUs a device may use.  numa, 2 vectors, node 0,
+ * CPUs 2-5: 2;3.  Without CPU 3 a fresh placement is 2;4 (node 0 has 2
+ * left, then node 1): vector 1 takes 4.  Back, it returns to 3.
+ */
+static void irq_spread_test_dev_cpus_hotplug(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 2);
+	cpumask_var_t cpus;
+
+	KUNIT_EXPECT_EQ(test, dev_store(test, "cpus", "2-5"), 3);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 2), "2;3");
+	cpu_cycle(test, 3, false);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 2), "2;4");
+	cpu_cycle(test, 3, false);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 2), "2;3");
+	/* A CPU it may not use comes and goes: nothing moves. */
+	fake_sets_zero(test);
+	cpu_cycle(test, 0, true);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 2), 0);
+	fake_notify(test);
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 1));
+
+	/* The API beside the file. */
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&cpus, GFP_KERNEL));
+	irq_spread_dev_cpus(sd, cpus);
+	KUNIT_EXPECT_EQ(test, cpumask_bits(cpus)[0], GENMASK(5, 2));
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_cpus(sd, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_cpus(NULL, cpus), -EINVAL);
+	free_cpumask_var(cpus);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_policy(sd, IRQ_SPREAD_NR_POLICIES),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_policy(NULL, IRQ_SPREAD_NUMA),
+			-EINVAL);
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 2));
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(NULL, 0));
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 2), "2;3");
+}
+
+/*
+ * A driver that registers its device again (a reset) finds what the
+ * administrator set: the policy written, the CPUs allowed, the affinity
+ * set per vector.  numa-core, 4 vectors, node 0, CPUs 0-1,4-7: node 0's
+ * 0 and 1 share a core, a thread each; node 1's cores hold one each, the
+ * whole core: 0;1;4-5;6-7.  numa within them: 0;1;4;5.
+ */
+static void irq_spread_test_dev_kept(struct kunit *test)
+{
+	struct irq_spread_dev_info info = spread_info(test->priv, 0,
+						   IRQ_SPREAD_NUMA, 4);
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev *sd;
+
+	sd = irq_spread_dev_topo_register(&t->m->topo, &info);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
+	dev_attach_all(test, sd, 4);
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa-core"), 9);
+	KUNIT_EXPECT_EQ(test, dev_store(test, "cpus", "0-1,4-7"), 7);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;4-5;6-7");
+	admin_set(test, 2, BIT(3));
+	irq_spread_dev_unregister(sd);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 0);
+
+	sd = dev_register_info(test, &info);
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "numa [numa-core] core\n");
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "cpus"), "0-1,4-7\n");
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 4), "0;1;3;6-7");
+	KUNIT_EXPECT_TRUE(test, irq_spread_dev_vector_admin(sd, 2));
+	dev_attach_all(test, sd, 4);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;3;6-7");
+	KUNIT_EXPECT_NULL(test, t->irq[2].hint);
+	KUNIT_EXPECT_TRUE(test, irq_spread_dev_vector_admin(sd, 2));
+
+	/* A policy write hands the vector back, as before. */
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa"), 4);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;4;5");
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 2));
+}
+
+/*
+ * With IRQ_SPREAD_DEV_NO_CLASS the caller shows the knobs: no class
+ * device, and nothing kept for the next registration.
+ */
+static void irq_spread_test_dev_no_class(struct kunit *test)
+{
+	struct irq_spread_dev_info info = spread_info(test->priv, 0,
+						   IRQ_SPREAD_NUMA, 4);
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev *sd;
+
+	info.flags = IRQ_SPREAD_DEV_NO_CLASS;
+	sd = irq_spread_dev_topo_register(&t->m->topo, &info);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
+	KUNIT_EXPECT_EQ(test, sysfs_mode(test, NULL), -1);
+	dev_attach_all(test, sd, 4);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_policy(sd, IRQ_SPREAD_CORE), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_policy(sd), IRQ_SPREAD_CORE);
+	admin_set(test, 0, BIT(5));
+	KUNIT_EXPECT_TRUE(test, irq_spread_dev_vector_admin(sd, 0));
+	irq_spread_dev_unregister(sd);
+
+	info.flags = 0;
+	sd = dev_register_info(test, &info);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_policy(sd), IRQ_SPREAD_NUMA);
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 0));
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 4), "0;1;2;3");
+}
+
 /* The driver hears of every change of a vector's CPUs, and of no other. */
 static void irq_spread_test_dev_changed(struct kunit *test)
 {
@@ -1523,8 +1782,9 @@ static void irq_spread_test_dev_changed(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
 	irq_spread_devs_cpu_online(&t->m->topo, 3);
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "3:3");
+	/* A detach keeps the administrator's mask: nothing changes. */
 	irq_spread_dev_detach(sd, 0);
-	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "0:0");
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
 }
 
 #ifdef CONFIG_CPU_RMAP
@@ -1582,6 +1842,11 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_dev_admin),
 	KUNIT_CASE(irq_spread_test_dev_kernel_moves),
 	KUNIT_CASE(irq_spread_test_dev_stale_notify),
+	KUNIT_CASE(irq_spread_test_dev_detach_keeps),
+	KUNIT_CASE_PARAM(irq_spread_test_dev_cpus, cpus_gen_params),
+	KUNIT_CASE(irq_spread_test_dev_cpus_hotplug),
+	KUNIT_CASE(irq_spread_test_dev_kept),
+	KUNIT_CASE(irq_spread_test_dev_no_class),
 	KUNIT_CASE_PARAM(irq_spread_test_dev_hotplug, hotplug_gen_params),
 	KUNIT_CASE(irq_spread_test_dev_hotplug_others),
 	KUNIT_CASE(irq_spread_test_dev_changed),

@@ -278,6 +278,13 @@ struct irq_spread_vec {
  * @eligible: the CPUs a %IRQ_SPREAD_ALL_CPUS vector gets
  * @usable: the CPUs its last fresh placement could use: a CPU coming
  *	online that was not among them places the device afresh
+ * @exclude: the CPUs the device may not use, the complement of those the
+ *	administrator allowed it (irq_spread_dev_set_cpus()), while
+ *	@restricted
+ * @restricted: the device may use some CPUs only
+ * @policy_set: the administrator chose @policy
+ * @flags: &irq_spread_dev_info.flags
+ * @cdev: the device's class device, which holds its files, or %NULL
  * @want: scratch: one vector's mask
  * @changed: scratch: the vectors a commit changed, a bitmap of all vectors
  * @pending: the vectors whose change @ops has not been told of yet
@@ -286,8 +293,8 @@ struct irq_spread_vec {
  * @dead: unregistering: nothing is applied or reported any more
  *
  * Everything but @topo, @dev, @node, @pre, @post, @reserved, @ops, @priv,
- * @rmap, @stride, @report and @work, which do not change, is protected by
- * irq_spread_dev_lock.
+ * @rmap, @stride, @flags, @cdev, @report and @work, which do not change
+ * while the device is registered, is protected by irq_spread_dev_lock.
  */
 struct irq_spread_dev {
 	struct list_head list;
@@ -309,6 +316,11 @@ struct irq_spread_dev {
 	unsigned long *spare;
 	unsigned long *eligible;
 	unsigned long *usable;
+	unsigned long *exclude;
+	bool restricted;
+	bool policy_set;
+	unsigned int flags;
+	struct device *cdev;
 	unsigned long *want;
 	unsigned long *changed;
 	unsigned long *pending;
@@ -319,11 +331,12 @@ struct irq_spread_dev {
 
 extern struct mutex irq_spread_dev_lock;
 extern struct list_head irq_spread_devs;
-extern const struct attribute_group irq_spread_dev_group;
+extern const struct attribute_group *irq_spread_dev_groups[];
 extern struct dentry *irq_spread_pool_dir;
 
-int irq_spread_policy_list(char *buf, size_t size,
-			   enum irq_spread_policy active);
+int irq_spread_dev_class_add(struct irq_spread_dev *sd);
+void irq_spread_dev_class_del(struct irq_spread_dev *sd);
+
 int irq_spread_default_policy_set(const char *val, bool booting);
 bool irq_spread_default_policy_is_set(void);
 void irq_spread_default_policy_restore(enum irq_spread_policy policy,
@@ -333,14 +346,17 @@ struct irq_spread_dev *
 irq_spread_dev_topo_register(struct irq_spread_topology *topo,
 			     const struct irq_spread_dev_info *info);
 struct irq_spread_dev *irq_spread_dev_find(const struct device *dev);
-int irq_spread_dev_set_policy(struct irq_spread_dev *sd,
-			      enum irq_spread_policy policy);
+void irq_spread_dev_eligible(const struct irq_spread_dev *sd,
+			     unsigned long *dst);
+int irq_spread_dev_set_cpu_bits(struct irq_spread_dev *sd,
+				const unsigned long *cpus);
 void irq_spread_devs_cpu_offline(struct irq_spread_topology *topo,
 				 unsigned int cpu);
 void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
 				unsigned int cpu);
 void irq_spread_dev_flush(struct irq_spread_dev *sd);
 int irq_spread_devs_show(struct seq_file *m, void *v);
+int irq_spread_notifiers_show(struct seq_file *m, void *v);
 
 bool irq_spread_dev_want(const struct irq_spread_dev *sd,
 			 const unsigned long *masks, unsigned int nr_active,
@@ -359,6 +375,7 @@ int irq_spread_vec_apply(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
 void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 			   const cpumask_t *mask);
 void irq_spread_vec_notify_release(struct kref *ref);
+const char *irq_spread_vec_notifier(const struct irq_spread_vec *vec);
 void irq_spread_dev_report(struct irq_spread_dev *sd,
 			   const unsigned long *changed);
 void irq_spread_dev_work(struct work_struct *work);
@@ -391,6 +408,13 @@ static inline int irq_spread_dev_reserved(const struct irq_spread_dev *sd,
 					  unsigned int v)
 {
 	return sd->reserved[v < sd->pre ? v : v - sd->nr];
+}
+
+/* The CPUs @sd may not use, for the engine's @exclude; %NULL for none. */
+static inline const unsigned long *
+irq_spread_dev_exclude(const struct irq_spread_dev *sd)
+{
+	return sd->restricted ? sd->exclude : NULL;
 }
 
 /* Spread vector @k's mask in @masks, @placed or @spare of @sd. */

@@ -41,7 +41,8 @@ static bool irq_spread_policy_default_set __read_mostly;
  * ``/sys/module/irq_spread/parameters/policy``.  Once set, it is the
  * policy of every device registered afterwards, whatever its driver
  * prefers (&irq_spread_dev_info.policy); each registered device has its
- * own policy in ``<device>/irq_spread/policy``.
+ * own policy, in its class device's ``policy`` file or a netdev's
+ * ``irq_spread/policy``.
  *
  * Context: any.
  * Return: the system default policy.

@@ -79,4 +79,4 @@ int irq_spread_policy_list(char *buf, size_t size,
 	len += scnprintf(buf + len, size - len, "\n");
 	return len;
 }
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_policy_list);
+EXPORT_SYMBOL_GPL(irq_spread_policy_list);

@@ -119,8 +119,9 @@ port_vectors()
 		'$1 == dev { $1 = ""; print substr($0, 2) }' $DEVICES
 }
 
-# Expect netdevsim device $1's port $2 to have $3 vectors under policy $4,
-# the first $5 active on CPU 0, the others inactive.
+# Expect netdevsim device $1's port $2 to have $3 queue vectors under
+# policy $4, the first $5 active on CPU 0, the others inactive, then the
+# $3 vectors of the queues' TX sides, which follow them: on CPU 0.
 expect_vectors()
 {
 	local got want= v state cpus
@@ -130,6 +131,9 @@ expect_vectors()
 		state=active cpus=0
 		[ "$v" -lt "$5" ] || state=inactive cpus=-
 		want+="$4 $v IRQ spread $state $cpus"$'\n'
+	done
+	for v in $(seq "$3" $((2 * $3 - 1))); do
+		want+="$4 $v IRQ post active 0"$'\n'
 	done
 	[ "$got" = "${want%$'\n'}" ] && return 0
 	echo "$DEVICES has:"

@@ -20,25 +20,25 @@
  * refills; nothing here calls into it.  debugfs shows how many polls saw
  * the pool's node change and the node of the last page allocated.
  *
+ * Placement: a port lets net core place its IRQs, as a NIC driver does
+ * (netif_set_affinity_auto()): each RX queue's NAPI is added with its
+ * queue as index and linked with the queue's IRQ when the port is opened,
+ * and net core keeps the IRQs, the aRFS reverse map (netif_enable_cpu_rmap(),
+ * shown in the port's debugfs rx_cpu_rmap) and the XPS maps
+ * (netif_set_xps_auto()) in step.
+ *
  * Pool mode: if the device's debugfs knob irq_pool is set to a number of
  * vectors before a port is created, the port's queues take their IRQs from
  * an irq_spread pool of that many vectors of the device (its own domain),
  * shared by the queues of all such ports (IRQF_SHARED), instead of having
- * IRQs of their own; the pool places them and the port does not register
- * with irq_spread.
- *
- * XPS: each TX queue's map is its queue pair's IRQ CPUs, kept in step by
- * irq_spread's change callback (policy writes, CPU hotplug, the
- * administrator's /proc/irq/N/smp_affinity) and set again after ethtool -L.
+ * IRQs of their own; the pool places them, not net core.
  *
  * Lifetime: the IRQs are requested when the port's netdev is created and
- * freed after it is unregistered, when no peer can raise them any more.
- * The port registers with irq_spread after register_netdevice() and
- * attaches every queue's IRQ, and unregisters before unregister_netdevice(),
- * which detaches them, all under RTNL.  The pool lives until the device is
- * removed.
+ * freed after it is unregistered, when no peer can raise them any more and
+ * its NAPIs are gone.  The pool lives until the device is removed.
  */
 
+#include <linux/cpu_rmap.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/interrupt.h>
@@ -46,7 +46,9 @@
 #include <linux/irq_spread.h>
 #include <linux/irq_work.h>
 #include <linux/irqdomain.h>
+#include <linux/netdevice.h>
 #include <linux/nodemask.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
 #include <linux/spinlock.h>
@@ -132,14 +134,14 @@ struct nsim_irq_vec {
  * struct nsim_irqs - the interrupts of a port
  * @dom: the port's own lines, one per RX queue; NULL in pool mode
  * @pool: the device's pool the queues take their lines from, or NULL
- * @spread: the port's registration with irq_spread, or NULL
+ * @rmap_file: the port's debugfs rx_cpu_rmap, or NULL
  * @nvec: number of vectors: the netdev's num_rx_queues
  * @vec: the vectors
  */
 struct nsim_irqs {
 	struct nsim_irq_dom *dom;
 	struct nsim_irq_pool *pool;
-	struct irq_spread_dev *spread;
+	struct dentry *rmap_file;
 	unsigned int nvec;
 	struct nsim_irq_vec vec[] __counted_by(nvec);
 };
@@ -302,6 +304,19 @@ static struct nsim_irq_vec *nsim_rq_vec(struct nsim_rq *rq)
 	if (!ns->irqs)
 		return NULL;
 	return &ns->irqs->vec[rq - ns->rq];
+}
+
+/**
+ * nsim_rq_irq() - the IRQ that schedules an RX queue's NAPI
+ * @rq: the queue
+ *
+ * Return: its IRQ, for netif_napi_set_irq(); -1 for a port without IRQs.
+ */
+int nsim_rq_irq(struct nsim_rq *rq)
+{
+	struct nsim_irq_vec *vec = nsim_rq_vec(rq);
+
+	return vec ? vec->irq : -1;
 }
 
 /**
@@ -607,13 +622,45 @@ void nsim_irq_pool_destroy(struct nsim_dev *nsim_dev)
 	nsim_dev->irq_pool = NULL;
 }
 
+#ifdef CONFIG_RFS_ACCEL
+/*
+ * The port's aRFS reverse map, as net core keeps it: for each possible CPU,
+ * the RX queue whose IRQ is nearest.
+ */
+static int nsim_irqs_rmap_show(struct seq_file *m, void *data)
+{
+	struct cpu_rmap *rmap = ((struct netdevsim *)m->private)->netdev->rx_cpu_rmap;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		seq_printf(m, "%s%u", cpu ? " " : "",
+			   cpu_rmap_lookup_index(rmap, cpu));
+	seq_putc(m, '\n');
+	return 0;
+}
+
+DEFINE_SHOW_ATTRIBUTE(nsim_irqs_rmap);
+
+static struct dentry *nsim_irqs_rmap_debugfs(struct netdevsim *ns)
+{
+	return debugfs_create_file("rx_cpu_rmap", 0400, ns->nsim_dev_port->ddir,
+				   ns, &nsim_irqs_rmap_fops);
+}
+#else
+static struct dentry *nsim_irqs_rmap_debugfs(struct netdevsim *ns)
+{
+	return NULL;
+}
+#endif
+
 /**
  * nsim_irqs_init() - give a port one IRQ per RX queue
  * @ns: the port, with its RX queues allocated, not registered yet
  *
- * The IRQs are the port's own, or, if the device's irq_pool debugfs knob
- * was set to a number of vectors, taken from the device's pool: then
- * queues of several ports may share an IRQ, which the pool places.
+ * The IRQs are the port's own, placed by net core, or, if the device's
+ * irq_pool debugfs knob was set to a number of vectors, taken from the
+ * device's pool: then queues of several ports may share an IRQ, which the
+ * pool places.
  *
  * Context: the devlink instance lock held (port creation).
  * Return: 0 or a negative errno, with nothing left behind.
@@ -648,6 +695,11 @@ int nsim_irqs_init(struct netdevsim *ns)
 			err = -ENOMEM;
 			goto err_free;
 		}
+		err = netif_enable_cpu_rmap(ns->netdev, nvec);
+		if (err)
+			goto err_free;
+		netif_set_affinity_auto(ns->netdev);
+		netif_set_xps_auto(ns->netdev);
 	}
 
 	for (i = 0; i < nvec; i++) {
@@ -656,6 +708,8 @@ int nsim_irqs_init(struct netdevsim *ns)
 			goto err_free;
 	}
 
+	if (!pool)
+		irqs->rmap_file = nsim_irqs_rmap_debugfs(ns);
 	ns->irqs = irqs;
 	return 0;
 
@@ -666,7 +720,8 @@ err_free:
 
 /**
  * nsim_irqs_fini() - free a port's IRQs
- * @ns: the port, unregistered: no peer can raise its IRQs any more
+ * @ns: the port, unregistered, its NAPIs deleted: no peer can raise its
+ *	IRQs any more
  *
  * Does nothing for a port without IRQs (a VF).
  */
@@ -674,148 +729,138 @@ void nsim_irqs_fini(struct netdevsim *ns)
 {
 	if (!ns->irqs)
 		return;
+	debugfs_remove(ns->irqs->rmap_file);
 	nsim_irqs_free(ns->irqs);
 	ns->irqs = NULL;
 }
 
-/* XPS of a queue pair's TX queue follows its IRQ's CPUs. */
-static void nsim_irqs_set_xps(struct netdevsim *ns, unsigned int queue,
-			      const struct cpumask *mask)
-{
-	int err;
-
-	if (!IS_ENABLED(CONFIG_XPS) || queue >= ns->netdev->real_num_tx_queues)
-		return;
-	err = netif_set_xps_queue(ns->netdev, mask, queue);
-	if (err)
-		netdev_warn(ns->netdev, "XPS of TX queue %u not set: %d\n",
-			    queue, err);
-}
-
-/* Every TX queue in use gets its queue pair's IRQ CPUs. */
-static void nsim_irqs_sync_xps(struct netdevsim *ns)
-{
-	struct irq_spread_dev *sd = ns->irqs->spread;
-	unsigned int q, n = min(ns->netdev->real_num_tx_queues, ns->irqs->nvec);
-	cpumask_var_t mask;
-
-	if (!IS_ENABLED(CONFIG_XPS) || !zalloc_cpumask_var(&mask, GFP_KERNEL))
-		return;
-	for (q = 0; q < n; q++) {
-		if (!irq_spread_dev_vector_mask(sd, q, mask))
-			nsim_irqs_set_xps(ns, q, mask);
-	}
-	free_cpumask_var(mask);
-}
-
-/*
- * irq_spread moved a vector (policy write, CPU hotplug, the administrator):
- * its TX queue's XPS map follows.  Called from a work item without RTNL;
- * unregistration waits for it, before the netdev goes.
+/**
+ * struct nsim_irq_events - a device's event IRQs, which no NAPI owns
+ * @dom: one line per event IRQ
+ * @spread: their registration with irq_spread's device layer
+ * @nr: how many
+ * @irq: for each, its Linux IRQ (@irq.irq) and its action name, nsim<ID>-ev<N>
+ *	(@irq.name)
  */
-static void nsim_irqs_changed(void *priv, unsigned int vector,
-			      const struct cpumask *mask)
-{
-	nsim_irqs_set_xps(priv, vector, mask);
-}
-
-static const struct irq_spread_dev_ops nsim_irqs_spread_ops = {
-	.changed	= nsim_irqs_changed,
+struct nsim_irq_events {
+	struct nsim_irq_dom *dom;
+	struct irq_spread_dev *spread;
+	unsigned int nr;
+	struct {
+		unsigned int irq;
+		char name[24];
+	} irq[] __counted_by(nr);
 };
 
-/**
- * nsim_irqs_register() - have irq_spread place a port's IRQs
- * @ns: the port, its netdev just registered
- *
- * Every RX queue's IRQ is a vector, the first real_num_rx_queues of them
- * in use; the TX queues' XPS maps follow them.  The device's node is the
- * bus device's (4th field of new_device).
- *
- * Context: RTNL held.
- * Return: 0 or a negative errno, with nothing registered.
- */
-int nsim_irqs_register(struct netdevsim *ns)
+/* An event IRQ fires only when the test raises it: nothing to do. */
+static irqreturn_t nsim_irq_event_handler(int irq, void *data)
 {
-	struct nsim_irqs *irqs = ns->irqs;
+	return IRQ_HANDLED;
+}
+
+static void nsim_irq_events_free(struct nsim_irq_events *ev)
+{
+	unsigned int i;
+
+	irq_spread_dev_unregister(ev->spread);
+	for (i = 0; i < ev->nr; i++) {
+		if (!ev->irq[i].irq)
+			continue;
+		free_irq(ev->irq[i].irq, ev);
+		nsim_irq_dom_unmap(ev->dom, i);
+	}
+	nsim_irq_dom_destroy(ev->dom);
+	kfree(ev);
+}
+
+/**
+ * nsim_irq_events_init() - give a device its event IRQs
+ * @nsim_dev: the device, being created or reloaded
+ *
+ * As many as its debugfs event_irqs says, 0 for none: each is requested
+ * and registered with irq_spread on the bus device, as a NIC's event
+ * queues are, under numa on the device's node.  What the administrator
+ * set on them (in /sys/class/irq_spread/netdevsim:netdevsim<ID>/ and
+ * /proc/irq/N/smp_affinity) survives a reload: the library keeps it on the
+ * bus device until the driver is unbound.
+ *
+ * Context: the devlink instance lock held.
+ * Return: 0 or a negative errno, with nothing left behind.
+ */
+int nsim_irq_events_init(struct nsim_dev *nsim_dev)
+{
+	struct nsim_bus_dev *bus_dev = nsim_dev->nsim_bus_dev;
 	struct irq_spread_dev_info info = {
-		.dev		= &ns->netdev->dev,
-		.node		= dev_to_node(&ns->nsim_bus_dev->dev),
+		.dev		= &bus_dev->dev,
+		.node		= dev_to_node(&bus_dev->dev),
+		.nr_vectors	= nsim_dev->event_irqs,
 		.policy		= IRQ_SPREAD_NUMA,
-		.ops		= &nsim_irqs_spread_ops,
-		.priv		= ns,
 	};
-	struct irq_spread_dev *sd;
-	unsigned int active, i;
-	int err;
+	struct nsim_irq_events *ev;
+	unsigned int i;
+	char name[32];
+	int irq, err;
 
-	/* The pool places its vectors itself. */
-	if (!irqs || irqs->pool)
+	if (!info.nr_vectors)
 		return 0;
-
-	info.nr_vectors = irqs->nvec;
-	sd = irq_spread_dev_register(&info);
-	if (IS_ERR(sd))
-		return PTR_ERR(sd);
-
-	active = ns->netdev->real_num_rx_queues;
-	if (active < irqs->nvec) {
-		err = irq_spread_dev_set_vectors(sd, active);
-		if (err)
-			goto err_unregister;
+	ev = kzalloc(struct_size(ev, irq, info.nr_vectors), GFP_KERNEL);
+	if (!ev)
+		return -ENOMEM;
+	ev->nr = info.nr_vectors;
+	snprintf(name, sizeof(name), "nsim%uev", bus_dev->dev.id);
+	ev->dom = nsim_irq_dom_create(name, ev->nr);
+	if (!ev->dom) {
+		err = -ENOMEM;
+		goto err_free;
 	}
-	for (i = 0; i < irqs->nvec; i++) {
-		err = irq_spread_dev_attach(sd, i, irqs->vec[i].irq);
-		if (err)
-			goto err_unregister;
+	ev->spread = irq_spread_dev_register(&info);
+	if (IS_ERR(ev->spread)) {
+		err = PTR_ERR(ev->spread);
+		ev->spread = NULL;
+		goto err_free;
 	}
-
-	irqs->spread = sd;
-	nsim_irqs_sync_xps(ns);
+	for (i = 0; i < ev->nr; i++) {
+		irq = nsim_irq_dom_map(ev->dom, i);
+		if (irq < 0) {
+			err = irq;
+			goto err_free;
+		}
+		snprintf(ev->irq[i].name, sizeof(ev->irq[i].name),
+			 "nsim%u-ev%u", bus_dev->dev.id, i);
+		err = request_irq(irq, nsim_irq_event_handler, 0,
+				  ev->irq[i].name, ev);
+		if (err) {
+			nsim_irq_dom_unmap(ev->dom, i);
+			goto err_free;
+		}
+		ev->irq[i].irq = irq;
+		err = irq_spread_dev_attach(ev->spread, i, irq);
+		if (err)
+			goto err_free;
+	}
+	nsim_dev->events = ev;
 	return 0;
 
-err_unregister:
-	irq_spread_dev_unregister(sd);
+err_free:
+	nsim_irq_events_free(ev);
 	return err;
 }
 
 /**
- * nsim_irqs_unregister() - stop irq_spread placing a port's IRQs
- * @ns: the port, its netdev still registered
+ * nsim_irq_events_fini() - free a device's event IRQs
+ * @nsim_dev: the device, being reloaded or removed
  *
- * Does nothing for a port without IRQs or not registered.
+ * Unregisters them from irq_spread, which takes their hints and notifiers
+ * away, before they are freed.  Nothing for a device without any.
  *
- * Context: RTNL held.
+ * Context: the devlink instance lock held.
  */
-void nsim_irqs_unregister(struct netdevsim *ns)
+void nsim_irq_events_fini(struct nsim_dev *nsim_dev)
 {
-	if (!ns->irqs || !ns->irqs->spread)
+	if (!nsim_dev->events)
 		return;
-	irq_spread_dev_unregister(ns->irqs->spread);
-	ns->irqs->spread = NULL;
-}
-
-/**
- * nsim_irqs_set_channels() - re-place a port's IRQs for a new channel count
- * @ns: the port
- * @count: the new number of combined channels
- *
- * A failure only leaves the previous placement: the channels are set.  The
- * TX queues in use get their XPS maps again, which a smaller count reset.
- *
- * Context: RTNL held (ethtool).
- */
-void nsim_irqs_set_channels(struct netdevsim *ns, unsigned int count)
-{
-	int err;
-
-	if (!ns->irqs || !ns->irqs->spread)
-		return;
-	err = irq_spread_dev_set_vectors(ns->irqs->spread,
-					 min(count, ns->irqs->nvec));
-	if (err)
-		netdev_warn(ns->netdev, "IRQs not re-spread for %u channels: %d\n",
-			    count, err);
-	nsim_irqs_sync_xps(ns);
+	nsim_irq_events_free(nsim_dev->events);
+	nsim_dev->events = NULL;
 }
 
 /**

@@ -3,12 +3,13 @@
 #
 # Bad input: an unknown, empty or over-long policy, or a name with anything
 # around it, written to a device's policy file or to the runtime default
-# (/sys/module/irq_spread/parameters/policy) fails with EINVAL and changes
-# nothing: not the policy, not the CPUs, not the debugfs table, not a vector
-# set by the admin (which any accepted write would hand back to the
-# policy).  An unprivileged user cannot write either file.  new_device
-# refuses a NUMA node that is not online.  Good writes still work
-# afterwards.
+# (/sys/module/irq_spread/parameters/policy), and anything but a list of
+# the machine's CPUs written to a device's cpus file, fails with EINVAL and
+# changes nothing: not the policy, not the CPUs, not the debugfs table, not
+# a vector set by the admin (which any accepted policy write would hand
+# back to the policy).  An unprivileged user cannot write the files.
+# new_device refuses a NUMA node that is not online.  Good writes still
+# work afterwards.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
@@ -18,15 +19,19 @@ from irq_spread_lib import *
 #   numa:      tier 0 in CPU order: 0 1 2 3.
 #   numa-core: tier 0 rank 0: 0 2, rank 1: 1 3; two vectors a core: a
 #              thread each, 0 2 1 3.
-NUMA, NUMA_CORE = "0 1 2 3", "0 2 1 3"
+#   numa-core within CPUs 8-11: node 2 is the only node with CPUs the
+#              device may use: rank 0: 8 10, rank 1: 9 11, 8 10 9 11.
+NUMA, NUMA_CORE, NODE2 = "0 1 2 3", "0 2 1 3", "8 10 9 11"
 
 BAD = ["\n", "bogus", "numa x", "numa-core core", " numa", "numa\n\n",
        "numa-", "numacore", "x" * 64, "numa" + "-core" * 800]
+BAD_CPUS = ["\n", "4096", "0-4096", "3-1", "-1", "any", "f", "0x1",
+            "0;1", "1" * 64]
 
-def check_rejects(t, path, state, what):
+def check_rejects(t, path, state, what, bad=BAD):
     """Each bad value: EINVAL, and state() as before.  Returns the state."""
     saved = state()
-    for value in BAD:
+    for value in bad:
         err = write(path, value)
         t.result(err == errno.EINVAL and state() == saved,
                  "%s: %r rejected with EINVAL, nothing changed"
@@ -54,22 +59,28 @@ def test(t):
         dev.policy_file: check_rejects(t, dev.policy_file, dev.state,
                                        "device policy"),
         PARAM: check_rejects(t, PARAM, lambda: read(PARAM), "default policy"),
+        dev.cpus_file: check_rejects(t, dev.cpus_file, dev.state,
+                                     "device CPUs", BAD_CPUS),
     }
+    t.eq(read(dev.cpus_file), fmt_cpulist(topo.present),
+         "device CPUs: every CPU, as before")
 
     # Unprivileged writes, as setpriv --reuid=65534 --regid=65534
     # --clear-groups would do them.
-    for path, state in ((dev.policy_file, dev.state),
-                        (PARAM, lambda: read(PARAM))):
-        rc = as_user(65534, lambda: write(path, "core"))
+    for path, state, good in ((dev.policy_file, dev.state, "core"),
+                              (dev.cpus_file, dev.state, "0-3"),
+                              (PARAM, lambda: read(PARAM), "core")):
+        rc = as_user(65534, lambda: write(path, good))
         t.result(rc in (errno.EACCES, errno.EPERM) and
                  state() == saved[path],
                  "%s: unprivileged write refused, nothing changed" % path,
                  "child exit %d (%s)" % (rc, os.strerror(rc) if rc < 255
                                          else "?"))
-    st = os.stat(dev.policy_file)
-    t.result(st.st_uid == 0 and st.st_mode & 0o777 == 0o644,
-             "policy file is root's, mode 0644", "uid %d mode %o"
-             % (st.st_uid, st.st_mode & 0o777))
+    for path in (dev.policy_file, dev.cpus_file):
+        st = os.stat(path)
+        t.result(st.st_uid == 0 and st.st_mode & 0o777 == 0o644,
+                 "%s is root's, mode 0644" % path, "uid %d mode %o"
+                 % (st.st_uid, st.st_mode & 0o777))
 
     # new_device with a node that is not online.
     bad_node = max(topo.nodes) + 1
@@ -87,6 +98,14 @@ def test(t):
     check_placement(t, dev, table(NUMA_CORE) if tables else None,
                     "after a good write: every vector the policy's")
     check_rules(t, topo, dev, "numa-core", "after a good write")
+    node2 = topo.node_cpus[topo.nodes[-2]]
+    t.eq(write(dev.cpus_file, fmt_cpulist(node2)), 0, "good CPUs write")
+    t.eq(read(dev.cpus_file), fmt_cpulist(node2), "device CPUs changed")
+    check_placement(t, dev, table(NODE2) if tables else None,
+                    "after a good CPUs write: within them")
+    t.result(all(dev.affinity(q) <= node2 for q in range(4)),
+             "after a good CPUs write: every vector within %s"
+             % fmt_cpulist(node2))
     t.eq(write(PARAM, "core"), 0, "good default write")
     t.eq(active_policy(PARAM), "core", "default policy changed")
 

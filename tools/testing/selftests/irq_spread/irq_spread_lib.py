@@ -344,9 +344,15 @@ def require_lib():
 def machine(t, isolated=frozenset()):
     """(topology, whether the hand tables apply), once sure that irq_spread,
     netdevsim and irq_spread's debugfs are there."""
+    global TOPO
     require_lib()
-    topo = Topology()
+    topo = TOPO = Topology()
     return topo, topo.tables(t, isolated)
+
+
+# The machine as machine() read it at the start of the test, every CPU
+# online (node cpulists leave offline CPUs out), or None.
+TOPO = None
 
 
 # ---------------------------------------------------------------------------
@@ -471,11 +477,14 @@ def nsim_irq_actions(dev_id):
 
 
 class Nsim:
-    """A netdevsim device with one port, @queues queues, on @node."""
+    """A netdevsim device with one port, @queues queues, on @node, its link
+    up: netdevsim adds its NAPIs and links them with their IRQs when the
+    port opens, and net core places them from then on (@up False: left
+    down, the IRQs requested but not placed)."""
 
     created = []
 
-    def __init__(self, dev_id, queues, node=None):
+    def __init__(self, dev_id, queues, node=None, up=True):
         self.id = dev_id
         self.queues = queues
         self.node = node
@@ -485,15 +494,26 @@ class Nsim:
         write_ok(NSIM_BUS + "/new_device", arg)
         self.alive = True
         Nsim.created.append(self)
-        nets = glob.glob("%s/devices/netdevsim%d/net/*" % (NSIM_BUS, dev_id))
+        self.reattach()
+        if up:
+            self.link(True)
+
+    def reattach(self):
+        """Find the port's netdev and IRQs again, as after a devlink reload,
+        which re-creates them."""
+        nets = glob.glob("%s/devices/netdevsim%d/net/*" % (NSIM_BUS, self.id))
         if len(nets) != 1:
-            raise RuntimeError("netdevsim%d: %d netdevs" % (dev_id, len(nets)))
+            raise RuntimeError("netdevsim%d: %d netdevs" % (self.id, len(nets)))
         self.ifname = os.path.basename(nets[0])
         self.sysfs = "/sys/class/net/" + self.ifname
         self.path = sysfs_path(self.sysfs)
         self.group = self.sysfs + "/irq_spread"
         self.policy_file = self.group + "/policy"
+        self.cpus_file = self.group + "/cpus"
         self.irqs = self._find_irqs()
+
+    def link(self, up):
+        set_link(self.ifname, up)
 
     def _find_irqs(self):
         """Queue -> IRQ from /proc/interrupts, by netdevsim's IRQ names."""
@@ -548,7 +568,7 @@ class Nsim:
 
     def state(self):
         """Everything a read or a rejected write must leave alone."""
-        return (read(self.policy_file),
+        return (read(self.policy_file), read(self.cpus_file),
                 tuple(sorted(self.rows().items())),
                 tuple((read("/proc/irq/%d/smp_affinity_list" % i),
                        read("/proc/irq/%d/effective_affinity_list" % i),
@@ -569,7 +589,8 @@ def moved(before, after):
     return [q for q in range(len(before)) if before[q] != after[q]]
 
 
-def check_placement(t, dev, want, what, admin=(), active=None, eff=None):
+def check_placement(t, dev, want, what, admin=(), active=None, eff=None,
+                    xps_admin=None):
     """The placement of @dev's queues, the first @active of them in use:
 
     - with a hand table @want (the CPUs of each queue in use, the admin's
@@ -613,13 +634,29 @@ def check_placement(t, dev, want, what, admin=(), active=None, eff=None):
 
     bad = []
     rows = dev.rows()
-    if sorted(rows) != list(range(dev.queues)):
-        bad.append("vectors %s, want 0-%d" % (sorted(rows), dev.queues - 1))
+    nvec = 2 * dev.queues
+    if sorted(rows) != list(range(nvec)):
+        bad.append("vectors %s, want 0-%d" % (sorted(rows), nvec - 1))
     pols = {r.policy for r in rows.values()}
     if pols != {dev.policy()}:
         bad.append("policy %s, the policy file says %s" % (sorted(pols),
                                                            dev.policy()))
-    for q, r in sorted(rows.items()):
+    for v, r in sorted(rows.items()):
+        if v >= dev.queues:
+            # The TX side of queue v - queues, which netdevsim has no IRQ
+            # for: it follows its queue, or the queue's modulo those in use.
+            q = (v - dev.queues) % active
+            want = (None, "post", "active", aff[q] if q not in admin else
+                    r.cpus)
+            if (r.irq, r.kind, r.state, r.cpus) != want:
+                bad.append("vector %d (TX side of queue %d): irq %s %s %s "
+                           "cpus %s; want no IRQ, post active, queue %d's "
+                           "CPUs %s" % (v, v - dev.queues, r.irq, r.kind,
+                                        r.state, r.cpus and
+                                        fmt_cpulist(r.cpus), q,
+                                        fmt_cpulist(aff[q])))
+            continue
+        q = v
         state = "admin" if q in admin else \
             "inactive" if q >= active else "active"
         cpus = aff[q] if q < active else None
@@ -633,38 +670,77 @@ def check_placement(t, dev, want, what, admin=(), active=None, eff=None):
                           "-" if cpus is None else fmt_cpulist(cpus)))
     t.result(not bad, "%s: debugfs table agrees with /proc/irq" % what,
              "\n".join(bad))
-    check_xps(t, dev, active, what)
+    check_xps(t, dev, active, what, xps_admin)
 
 
-def check_xps(t, dev, active, what):
-    """XPS of each TX queue in use == its queue's IRQ affinity (polled); no
-    sysfs directory for a TX queue not in use.  A single-queue device has
-    no XPS (xps_cpus reads ENOENT)."""
+def xps_problems(topo, maps, irq_cpus):
+    """What breaks the rules of net core's XPS partition
+    (net/core/napi_affinity_xps.c) in @maps, the XPS CPUs of each TX queue
+    in use, given @irq_cpus, the CPUs of each queue's IRQ: every online
+    CPU (XPS maps hold online CPUs only) is in exactly one map, and the
+    queue it maps to is one of those nearest it: a queue whose IRQ has the
+    CPU, else an SMT sibling of it, else CPUs on the nearest node."""
+    out = []
+    present = topo.online()
+
+    def near(c, cpus):
+        if c in cpus:
+            return 0
+        if topo.core_of.get(c, frozenset([c])) & cpus:
+            return 1
+        return 2 + min(topo.dist(topo.cpu_node[c], topo.cpu_node[d])
+                       for d in cpus)
+
+    for c in sorted(present):
+        qs = [q for q, m in enumerate(maps) if m is not None and c in m]
+        if len(qs) != 1:
+            out.append("CPU %d in the maps of %d TX queues %s" % (c, len(qs),
+                                                                  qs))
+            continue
+        best = min(near(c, cpus) for cpus in irq_cpus if cpus)
+        if near(c, irq_cpus[qs[0]]) != best:
+            out.append("CPU %d maps to TX queue %d (IRQ on %s), not one of "
+                       "the nearest" % (c, qs[0], fmt_cpulist(irq_cpus[qs[0]])))
+    return out
+
+
+def check_xps(t, dev, active, what, admin=None):
+    """XPS of the TX queues in use is net core's partition of the CPUs by
+    the queues' IRQs (polled: a work item sets it); @admin {queue: CPUs}
+    the maps the administrator wrote, kept as written.  No sysfs directory
+    for a TX queue not in use.  A single-queue device has no XPS
+    (xps_cpus reads ENOENT)."""
+    admin = admin or {}
     if not os.path.exists(dev.xps_file(0)):
         t.diag("%s: no XPS in this kernel (no %s): not checked"
                % (what, dev.xps_file(0)))
         return
     if dev.queues < 2:
         return
+    topo = TOPO or Topology()
 
     def bad():
         out = []
-        for q in range(dev.queues):
+        for q in range(active, dev.queues):
             x = dev.xps(q)
+            if x is not None:
+                out.append("TX queue %d not in use, in sysfs with XPS %s"
+                           % (q, fmt_cpulist(x)))
+        maps = [dev.xps(q) for q in range(active)]
+        for q, cpus in admin.items():
             if q >= active:
-                if x is not None:
-                    out.append("TX queue %d not in use, in sysfs with XPS %s"
-                               % (q, fmt_cpulist(x)))
                 continue
-            a = dev.affinity(q)
-            if x != a:
-                out.append("TX queue %d: XPS %s, IRQ affinity %s"
-                           % (q, "(none)" if x is None else fmt_cpulist(x),
-                              fmt_cpulist(a)))
-        return out
+            if maps[q] != cpus:
+                out.append("TX queue %d: XPS %s, the administrator wrote %s"
+                           % (q, maps[q] and fmt_cpulist(maps[q]),
+                              fmt_cpulist(cpus)))
+            maps[q] = None
+        irqs = [None if q in admin else dev.affinity(q)
+                for q in range(active)]
+        return out + xps_problems(topo, maps, irqs)
     wait_for(lambda: not bad(), 5)
-    t.result(not bad(), "%s: XPS of the TX queues in use is their IRQ's "
-             "affinity" % what, "\n".join(bad()))
+    t.result(not bad(), "%s: XPS of the TX queues in use maps each CPU to a "
+             "nearest queue" % what, "\n".join(bad()))
 
 
 # ---------------------------------------------------------------------------

@@ -62,8 +62,9 @@ def test(t):
             what = "%s, node %s, %d queues" % (policy, n, queues)
             dev = Nsim(7100 + i, queues, n)
             t.eq(dev.policy(), policy, "%s: device takes the default" % what)
-            t.eq(sorted(os.listdir(dev.group)), ["policy"],
-                 "%s: irq_spread/ holds the policy file only" % what)
+            t.eq(sorted(os.listdir(dev.group)), ["cpus", "policy"],
+                 "%s: irq_spread/ holds the policy and cpus files only"
+                 % what)
             want = eff = None
             if tables and n is None:
                 want = eff = table(NO_NODE[policy])

@@ -1,0 +1,174 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Churn: a mask the kernel set is never taken for the administrator's.
+# Three devices, with no write to any /proc/irq/N/smp_affinity, go through
+# CYCLES CPU hotplug cycles (offline and online of a CPU other than 0 that
+# holds one of their vectors, the next such CPU each time) interleaved with
+# policy writes: one while the CPU is offline every third cycle, and right
+# after each online two to each device in a row, without waiting.  The
+# library's own applies and hotplug moves notify the affinity notifier
+# from a work item, which may run after the library applied something
+# else; no vector may be marked admin for it, at the start of any cycle
+# nor after the last one.  After the cycles every IRQ's affinity hint is
+# still its affinity (the library still places them all), and a policy
+# write still places every vector by the policy's rules.
+
+. "$(dirname "$0")/lib.sh"
+irq_spread_python <<'PY'
+from irq_spread_lib import *
+
+CYCLES = 200
+
+# The guest, devices on nodes 1, 2, 3 (CPUs 4-7, 8-11, 12-15), 4 queues
+# each.  After the cycles numa is written to every device twice: the first
+# round puts each on its own node, whatever the others' policies left on
+# its CPUs (core on node 2 uses 12 14 of node 3, on node 3 8 10 of node 2);
+# in the second each node's CPUs hold its own device's vectors only, which
+# are out of the load: tier 0 in CPU order.
+WANT = ("4 5 6 7", "8 9 10 11", "12 13 14 15")
+hp = Hotplug()
+
+
+def check_hints(t, devs, what):
+    """Every IRQ of @devs: affinity hint == smp_affinity."""
+    bad = []
+    for d in devs:
+        for q in range(d.queues):
+            irq = d.irqs[q]
+            aff = parse_hexmask(read("/proc/irq/%d/smp_affinity" % irq))
+            hint = d.hint(q)
+            if hint != aff:
+                bad.append("%s queue %d (IRQ %d): hint %s, affinity %s"
+                           % (d.ifname, q, irq, fmt_cpulist(hint) or "none",
+                              fmt_cpulist(aff)))
+    t.result(not bad, "%s: every IRQ's affinity_hint is its smp_affinity"
+             % what, "\n".join(bad))
+
+
+def admin_rows(rows):
+    """The rows of @rows in state admin, with what their IRQ has now."""
+    out = []
+    for r in rows:
+        if r.state != "admin":
+            continue
+        irq = "" if r.irq is None else " (IRQ: affinity %s, hint %s)" % (
+            fmt_cpulist(irq_affinity(r.irq)),
+            fmt_cpulist(parse_hexmask(read("/proc/irq/%d/affinity_hint"
+                                           % r.irq))) or "none")
+        out.append("%s vector %d irq %s cpus %s%s"
+                   % (r.device, r.vector, r.irq, fmt_cpulist(r.cpus or ()),
+                      irq))
+    return out
+
+
+def test(t):
+    topo, tables = machine(t)
+    nodes = topo.nodes
+    set_default_policy("numa")
+    devs = [Nsim(7950 + i, 4, nodes[(1 + i) % len(nodes)]) for i in range(3)]
+    tables = tables and len(nodes) == 4
+    ours = {d.path: d for d in devs}
+    files = [d.policy_file for d in devs]
+    cpus = sorted(c for c in topo.eligible() if c and pluggable(c))
+    if not cpus:
+        raise Skip("no hot-pluggable CPU but CPU 0")
+    t.diag("devices on nodes %s, 4 queues each; %d cycles over CPUs %s"
+           % (" ".join(str(d.node) for d in devs), CYCLES, fmt_cpulist(cpus)))
+
+    sightings = []   # (cycle, admin rows) seen at a cycle's start
+    errors = []      # (cycle, file, policy, errno) of refused writes
+    hits = 0         # offlines of a CPU that held a vector of ours
+    spent = {"offline": 0.0, "online": 0.0, "writes": 0.0, "table": 0.0}
+    nwrites = 0
+    last = cpus[-1]
+    done = 0
+    clock = time.monotonic
+    t0 = clock()
+    for i in range(CYCLES):
+        a = clock()
+        rows = [r for r in devices_table() if r.device in ours]
+        spent["table"] += clock() - a
+        admin = admin_rows(rows)
+        if admin:
+            sightings.append((i, admin))
+        held = set()
+        for r in rows:
+            if r.state != "inactive" and r.cpus:
+                held |= r.cpus
+        # The next CPU after the last one that holds a vector, else the next.
+        order = [c for c in cpus if c > last] + [c for c in cpus if c <= last]
+        cpu = next((c for c in order if c in held), order[0])
+        hits += cpu in held
+        last = cpu
+
+        a = clock()
+        hp.set(cpu, False)
+        b = clock()
+        spent["offline"] += b - a
+        if i % 3 == 2:
+            p = POLICIES[i % len(POLICIES)]
+            f = files[i % len(files)]
+            err = write(f, p)
+            nwrites += 1
+            if err:
+                errors.append((i, f, p, err))
+        c = clock()
+        spent["writes"] += c - b
+        hp.set(cpu, True)
+        b = clock()
+        spent["online"] += b - c
+        # Right after the online, two policies to each device in a row:
+        # the notifications of the first may run while the second applies.
+        for d, f in enumerate(files):
+            for k in (0, 1):
+                p = POLICIES[(i + d + k) % len(POLICIES)]
+                err = write(f, p)
+                nwrites += 1
+                if err:
+                    errors.append((i, f, p, err))
+        spent["writes"] += clock() - b
+        done += 1
+    loop = clock() - t0
+    t.diag("loop: %d cycles in %.1f s, %.0f ms a cycle: offline %.0f ms, "
+           "online %.0f ms, %d policy writes %.1f ms each, debugfs read "
+           "%.1f ms" % (done, loop, 1000 * loop / max(done, 1),
+                        1000 * spent["offline"] / max(done, 1),
+                        1000 * spent["online"] / max(done, 1), nwrites,
+                        1000 * spent["writes"] / max(nwrites, 1),
+                        1000 * spent["table"] / max(done, 1)))
+
+    t.eq(done, CYCLES, "CPU hotplug cycles done")
+    t.eq(hits, done, "every cycle offlined a CPU that held a vector")
+    t.eq(["cycle %d: %s %s: %s" % (i, f, p, os.strerror(e))
+          for i, f, p, e in errors], [],
+         "every policy write during the cycles succeeded")
+    t.result(not sightings,
+             "no vector admin at any cycle's start (%d of %d cycles)"
+             % (len(sightings), done),
+             "\n".join("cycle %d: %s" % (i, "; ".join(a))
+                       for i, a in sightings[:10]))
+
+    # The notifier's and the driver's work items of the last writes.
+    time.sleep(1)
+    admin = admin_rows([r for r in devices_table() if r.device in ours])
+    t.eq(len(admin), 0, "after %d cycles: vectors in state admin: 0" % done)
+    if admin:
+        t.diag("admin: " + "; ".join(admin))
+    check_hints(t, devs, "after %d cycles" % done)
+
+    refused = []
+    for _ in range(2):
+        for d in devs:
+            err = write(d.policy_file, "numa")
+            if err:
+                refused.append("%s: %s" % (d.ifname, os.strerror(err)))
+    t.eq(refused, [], "numa written twice to every device after the cycles")
+    for i, d in enumerate(devs):
+        what = "numa after the cycles, device on node %d" % d.node
+        check_placement(t, d, table(WANT[i]) if tables else None, what)
+        check_rules(t, topo, d, "numa", what)
+
+
+run("irq_spread churn", test, hp.restore)
+PY

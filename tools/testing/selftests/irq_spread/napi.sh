@@ -1,0 +1,174 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Net core's NAPI IRQ affinity with irq_spread under it, on a netdevsim
+# port (netif_set_affinity_auto(), netif_enable_cpu_rmap(),
+# netif_set_xps_auto(), NAPIs added with their queue as index at open):
+# each IRQ has one affinity notifier, irq_spread's; the aRFS reverse map
+# follows an admin write and a CPU hotplug move; the administrator's mask
+# of a NAPI index survives NAPI delete and add (link down/up), ethtool -L
+# down and up, and a write to the TX queue's xps_cpus is kept the same
+# way, until a policy write hands both back; threaded NAPI kthreads run
+# where their IRQ goes, through admin writes, policy writes and threaded
+# off and on; a devlink reload re-creates the netdev, whose placement
+# starts afresh.
+
+. "$(dirname "$0")/lib.sh"
+irq_spread_python <<'PY'
+from irq_spread_lib import *
+
+# The guest, node 2 (CPUs 8-11, cores {8,9} {10,11}), numa, 4 queues,
+# alone: node 2's threads in order, 8 9 10 11.
+#   queue 1 to CPU 4 by hand: 8 4 10 11.
+#   CPU 10 offline: queue 2 alone moves.  A fresh placement without 10:
+#               8 9 11 (node 2), then 12 (node 3, 12 away): queues 0, 1
+#               (its placement, 9) and 3 keep 8, 9, 11; queue 2 takes 12.
+#   ethtool -L 2: numa gives a thread each; queue 1 keeps CPU 4: 8 4.
+#   rmap: a CPU of an IRQ maps to its queue; a CPU whose IRQ went maps to
+#               the queue of its sibling (cpu_rmap_update(): distance 1).
+STEPS = {
+    "registered": "8 9 10 11",
+    "admin": "8 4 10 11",
+    "CPU 10 offline": "8 4 12 11",
+    "ethtool -L 2": "8 4",
+}
+NOTIFIERS = DEBUGFS + "/notifiers"
+hp = Hotplug()
+
+
+def notifier_rows(dev):
+    """{irq: owner} of @dev's IRQs in debugfs notifiers."""
+    rows = {}
+    for line in read(NOTIFIERS).split("\n")[1:]:
+        irq, path, vector, owner = line.split(" ")
+        if path == dev.path:
+            rows[int(irq)] = owner
+    return rows
+
+
+def rmap(dev):
+    p = "%s/netdevsim%d/ports/0/rx_cpu_rmap" % (NSIM_DEBUGFS, dev.id)
+    if not os.path.exists(p):
+        raise Skip("no %s (a kernel without RFS_ACCEL)" % p)
+    return [int(x) for x in read(p).split()]
+
+
+def napi_threads(dev):
+    """{pid: CPUs allowed} of @dev's NAPI kthreads (napi/<ifname>-<id>)."""
+    out = {}
+    for d in glob.glob("/proc/[0-9]*"):
+        try:
+            comm = read(d + "/comm")
+            if not comm.startswith("napi/%s-" % dev.ifname):
+                continue
+            for line in read(d + "/status").split("\n"):
+                if line.startswith("Cpus_allowed_list:"):
+                    out[int(d[6:])] = parse_cpulist(line.split(":")[1])
+        except OSError:
+            continue
+    return out
+
+
+def test(t):
+    topo, tables = machine(t)
+    node, queues = topo.nodes[-2], 4
+    set_default_policy("numa")
+    dev = Nsim(7600, queues, node)
+    want = lambda step: table(STEPS[step]) if tables else None
+
+    check_placement(t, dev, want("registered"), "registered")
+    t.eq(notifier_rows(dev), {irq: "irq_spread" for irq in dev.irqs},
+         "each IRQ has one affinity notifier, irq_spread's")
+    r = rmap(dev)
+    for q in range(queues):
+        for c in dev.affinity(q):
+            if r[c] != q:
+                t.result(False, "rmap: CPU %d maps to queue %d, its IRQ is "
+                         "queue %d's" % (c, r[c], q))
+                break
+        else:
+            continue
+        break
+    else:
+        t.result(True, "rmap: each IRQ's CPUs map to its queue")
+
+    # The administrator moves queue 1 to CPU 4 (node 1).
+    cpu = 4 if tables else max(topo.eligible() - dev.affinity(1))
+    old = dev.affinity(1)
+    dev.set_affinity(1, [cpu])
+    t.result(dev.wait_state(1, "admin"), "admin write marks queue 1 admin")
+    check_placement(t, dev, want("admin"), "admin", admin={1})
+    t.result(wait_for(lambda: rmap(dev)[cpu] == 1, 5),
+             "rmap follows the admin write: CPU %d maps to queue 1" % cpu)
+    if tables:
+        t.eq(rmap(dev)[9], 0, "rmap: CPU 9, left, maps to its sibling 8's "
+             "queue 0")
+
+    # A CPU hotplug move: queue 2's CPU goes.
+    gone = min(dev.affinity(2))
+    if not pluggable(gone):
+        raise Skip("CPU %d not hot-pluggable" % gone)
+    hp.set(gone, False)
+    check_placement(t, dev, want("CPU 10 offline") if gone == 10 else None,
+                    "CPU %d offline" % gone, admin={1})
+    moved_to = dev.affinity(2)
+    t.result(wait_for(lambda: all(rmap(dev)[c] == 2 for c in moved_to), 5),
+             "rmap follows the hotplug move: CPUs %s map to queue 2"
+             % fmt_cpulist(moved_to))
+    hp.set(gone, True)
+    check_placement(t, dev, want("admin"), "CPU %d online" % gone, admin={1})
+    t.eq(notifier_rows(dev), {irq: "irq_spread" for irq in dev.irqs},
+         "still one notifier per IRQ, irq_spread's")
+
+    # The administrator's XPS map of TX queue 2.
+    xcpus = frozenset([0, 1])
+    write_ok(dev.xps_file(2), fmt_hexmask(xcpus, len(topo.present)))
+    check_xps(t, dev, queues, "admin xps_cpus", admin={2: xcpus})
+
+    # What the index keeps: link down/up deletes and adds the NAPIs.
+    dev.link(False)
+    t.eq(notifier_rows(dev), {}, "link down: the NAPIs are gone, so are "
+         "their IRQs' notifiers")
+    t.eq(dev.affinity(1), frozenset([cpu]), "link down: queue 1's IRQ keeps "
+         "its affinity")
+    dev.link(True)
+    check_placement(t, dev, want("admin"), "link down/up", admin={1},
+                    xps_admin={2: xcpus})
+    set_channels(dev, 2)
+    check_placement(t, dev, want("ethtool -L 2"), "ethtool -L 2", admin={1},
+                    active=2)
+    set_channels(dev, queues)
+    check_placement(t, dev, want("admin"), "ethtool -L 4", admin={1},
+                    xps_admin={2: xcpus})
+
+    # Threaded NAPI: each kthread where its IRQ goes.
+    write_ok(dev.sysfs + "/threaded", "1")
+    masks = lambda: sorted(fmt_cpulist(dev.affinity(q)) for q in range(queues))
+    got = lambda: sorted(fmt_cpulist(m) for m in napi_threads(dev).values())
+    t.result(wait_for(lambda: got() == masks(), 5),
+             "threaded: each NAPI kthread runs on its IRQ's CPUs",
+             "kthreads %s, IRQs %s" % (got(), masks()))
+    write_ok(dev.sysfs + "/threaded", "0")
+    write_ok(dev.sysfs + "/threaded", "1")
+    t.eq(got(), masks(), "threaded off and on: the same")
+
+    # A policy write hands back the IRQ and the XPS map.
+    t.eq(write(dev.policy_file, "numa"), 0, "write the policy")
+    check_placement(t, dev, want("registered"), "policy written")
+    check_xps(t, dev, queues, "policy written")
+    t.result(wait_for(lambda: got() == masks(), 5),
+             "policy written: the kthreads follow",
+             "kthreads %s, IRQs %s" % (got(), masks()))
+
+    # A devlink reload re-creates the port: its netdev, and its placement.
+    dev.set_affinity(1, [cpu])
+    t.result(dev.wait_state(1, "admin"), "admin write before the reload")
+    run_cmd("devlink", "dev", "reload", "netdevsim/netdevsim%d" % dev.id)
+    dev.reattach()
+    dev.link(True)
+    check_placement(t, dev, want("registered"),
+                    "devlink reload: a new netdev, placed afresh")
+
+
+run("irq_spread NAPI IRQ affinity", test, hp.restore)
+PY

@@ -1089,8 +1089,8 @@ int irq_spread_dev_set_cpu_bits(struct irq_spread_dev *sd,
 		goto unlock;
 	bitmap_copy(old, sd->exclude, bits);
 	restricted = sd->restricted;
-	bitmap_zero(sd->exclude, bits);
 	bitmap_complement(sd->exclude, cpus, n);
+	bitmap_clear(sd->exclude, n, bits - n);
 	sd->restricted = !bitmap_empty(sd->exclude, n);
 	ret = irq_spread_dev_respread(sd, sd->nr_active, sd->policy, false,
 				      true);
@@ -1146,11 +1146,13 @@ void irq_spread_dev_cpus(struct irq_spread_dev *sd, struct cpumask *cpus)
 {
 	unsigned int n = sd->topo->nr_cpus;
 
+	n = min_t(unsigned int, n, nr_cpumask_bits);
 	cpumask_clear(cpus);
 	mutex_lock(&irq_spread_dev_lock);
-	bitmap_complement(cpumask_bits(cpus), sd->exclude,
-			  min_t(unsigned int, n, nr_cpumask_bits));
+	/* bitmap_complement() sets the bits past @n of its last word too. */
+	bitmap_complement(cpumask_bits(cpus), sd->exclude, n);
 	mutex_unlock(&irq_spread_dev_lock);
+	bitmap_clear(cpumask_bits(cpus), n, nr_cpumask_bits - n);
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_cpus);
 

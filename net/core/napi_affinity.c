@@ -20,7 +20,8 @@
  *  - hands irq_spread the number of indexes in use, the larger of the
  *    real numbers of RX and TX queues, whenever the driver changes them;
  *  - keeps what follows an IRQ in step with it: the aRFS reverse map
- *    (netif_enable_cpu_rmap(), updated from the same notifier), the XPS
+ *    (netif_enable_cpu_rmap()), made again from the IRQs of the RX queues
+ *    in use whenever one moves or the number of RX queues changes, the XPS
  *    maps of a driver that opts in (netif_set_xps_auto(),
  *    napi_affinity_xps.c) and the kthread of a threaded NAPI.
  *
@@ -104,13 +105,15 @@ EXPORT_SYMBOL(netif_set_xps_auto);
 /**
  * netif_enable_cpu_rmap - let net core keep a netdev's aRFS reverse map
  * @dev: the netdev, not registered yet
- * @num_irqs: number of RX IRQs the map is for
+ * @num_irqs: number of RX IRQs the map is for (unused: the map has one
+ *	object per RX queue the netdev may have)
  *
- * Allocates &net_device.rx_cpu_rmap: object k of it is the IRQ of NAPI
- * index k, kept in step with the IRQ's affinity by the IRQ's one affinity
- * notifier, irq_spread's, which also places the IRQs: enabling the map
- * enables netif_set_affinity_auto() too.  Net core frees the map with the
- * netdev.
+ * Allocates &net_device.rx_cpu_rmap, which net core keeps in step with the
+ * IRQs it places: only the RX queues in use (the first real_num_rx_queues)
+ * are objects of it, object k for NAPI index k, so that set_rps_cpu() never
+ * steers a flow to a queue not in use.  Placing the IRQs is what keeps the
+ * map: enabling it enables netif_set_affinity_auto() too.  Net core frees
+ * the map with the netdev.
  *
  * Context: process context, may sleep.
  * Return: 0; -EBUSY if the netdev has a reverse map or is registered;
@@ -118,11 +121,9 @@ EXPORT_SYMBOL(netif_set_xps_auto);
  */
 int netif_enable_cpu_rmap(struct net_device *dev, unsigned int num_irqs)
 {
-	unsigned int nr = max(dev->num_rx_queues, dev->num_tx_queues);
-
 	if (dev->rx_cpu_rmap || dev->napi_affinity)
 		return -EBUSY;
-	dev->rx_cpu_rmap = alloc_cpu_rmap(max(num_irqs, nr), GFP_KERNEL);
+	dev->rx_cpu_rmap = alloc_cpu_rmap(dev->num_rx_queues, GFP_KERNEL);
 	if (!dev->rx_cpu_rmap)
 		return -ENOMEM;
 	dev->rx_cpu_rmap_auto = true;
@@ -179,6 +180,40 @@ napi_affinity_vector_napi(const struct netdev_napi_affinity *na,
 	return config->tx_napi;
 }
 
+#ifdef CONFIG_RFS_ACCEL
+/*
+ * Make the aRFS reverse map again from the CPUs of the first @rxq RX
+ * queues: every CPU to the nearest of them (cpu_rmap_update()'s siblings,
+ * package, node), else to queue 0.  Readers (set_rps_cpu()) take entries
+ * without a lock: each is a queue below @rxq at every moment.
+ */
+static void napi_affinity_rmap(struct netdev_napi_affinity *na,
+			       unsigned int rxq)
+{
+	struct cpu_rmap *rmap = na->dev->rx_cpu_rmap;
+	unsigned int cpu, k;
+	cpumask_var_t mask;
+
+	lockdep_assert_held(&na->lock);
+	if (!na->dev->rx_cpu_rmap_auto || !zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return;
+	for_each_possible_cpu(cpu) {
+		WRITE_ONCE(rmap->near[cpu].index, 0);
+		WRITE_ONCE(rmap->near[cpu].dist, CPU_RMAP_DIST_INF);
+	}
+	for (k = 0; k < min_t(unsigned int, rxq, rmap->size); k++) {
+		if (!irq_spread_dev_vector_mask(na->sd, k, mask))
+			cpu_rmap_update(rmap, k, mask);
+	}
+	free_cpumask_var(mask);
+}
+#else
+static void napi_affinity_rmap(struct netdev_napi_affinity *na,
+			       unsigned int rxq)
+{
+}
+#endif
+
 /* A threaded NAPI's kthread runs where its IRQ goes. */
 static void napi_affinity_set_thread(struct napi_struct *napi,
 				     const struct cpumask *mask)
@@ -209,6 +244,8 @@ static void napi_affinity_changed(void *priv, unsigned int vector,
 	napi = napi_affinity_vector_napi(na, vector);
 	if (napi)
 		napi_affinity_set_thread(napi, mask);
+	if (vector < na->rmap_rxq)
+		napi_affinity_rmap(na, na->rmap_rxq);
 	mutex_unlock(&na->lock);
 	if (na->dev->xps_auto)
 		schedule_work(&na->xps_work);
@@ -452,6 +489,7 @@ void netdev_napi_affinity_register(struct net_device *dev)
 	mutex_init(&na->lock);
 	INIT_WORK(&na->xps_work, napi_affinity_xps_work);
 	na->xps_txq = dev->real_num_tx_queues;
+	na->rmap_rxq = dev->real_num_rx_queues;
 	na->xps_admin = bitmap_zalloc(dev->num_tx_queues, GFP_KERNEL);
 	if (!na->xps_admin)
 		goto fail;
@@ -462,10 +500,6 @@ void netdev_napi_affinity_register(struct net_device *dev)
 	info.post_vectors = nr;
 	info.reserved = na->reserved;
 	info.priv = na;
-#ifdef CONFIG_RFS_ACCEL
-	if (dev->rx_cpu_rmap_auto)
-		info.rmap = dev->rx_cpu_rmap;
-#endif
 	sd = irq_spread_dev_register(&info);
 	if (IS_ERR(sd)) {
 		err = PTR_ERR(sd);
@@ -479,6 +513,9 @@ void netdev_napi_affinity_register(struct net_device *dev)
 		netdev_warn(dev, "IRQ placement for %u queues: %d\n",
 			    dev->real_num_rx_queues, err);
 	dev->napi_affinity = na;
+	mutex_lock(&na->lock);
+	napi_affinity_rmap(na, na->rmap_rxq);
+	mutex_unlock(&na->lock);
 
 	list_for_each_entry(napi, &dev->napi_list, dev_list) {
 		if (napi->config && napi->irq > 0)
@@ -508,7 +545,8 @@ fail_err:
  *
  * Called before the new numbers are set: no XPS map is set from here on
  * for a TX queue beyond @txq, so that the removal of those maps that
- * follows is final.
+ * follows is final, and the aRFS map names no RX queue beyond @rxq any
+ * more once fewer are in use.
  *
  * Context: the RTNL lock held.
  */
@@ -522,12 +560,19 @@ void netdev_napi_affinity_queues(struct net_device *dev, unsigned int rxq,
 		return;
 	mutex_lock(&na->lock);
 	na->xps_txq = txq;
+	/* Fewer RX queues: out of the map before they go out of use. */
+	na->rmap_rxq = min(na->rmap_rxq, rxq);
+	napi_affinity_rmap(na, na->rmap_rxq);
 	mutex_unlock(&na->lock);
 	err = irq_spread_dev_set_vectors(na->sd, netdev_napi_active(na, rxq,
 								    txq));
 	if (err)
 		netdev_warn(dev, "IRQs not placed for %u RX and %u TX queues: %d\n",
 			    rxq, txq, err);
+	mutex_lock(&na->lock);
+	na->rmap_rxq = rxq;
+	napi_affinity_rmap(na, rxq);
+	mutex_unlock(&na->lock);
 	if (dev->xps_auto)
 		schedule_work(&na->xps_work);
 }

@@ -29,6 +29,7 @@ struct sk_buff;
  *	administrator's XPS maps; serialises the XPS updates
  * @xps_work: brings the XPS maps in step with the IRQs
  * @xps_txq: the number of TX queues XPS maps are kept for
+ * @rmap_rxq: the number of RX queues in the aRFS reverse map
  * @xps_off: the netdev is going: no XPS map is set any more
  * @xps_admin: the TX queues whose XPS map the administrator wrote
  * @xps_admin_mask: those maps, one per TX queue of the netdev
@@ -42,6 +43,7 @@ struct netdev_napi_affinity {
 	struct mutex lock;	/* NAPIs of the configs, XPS state */
 	struct work_struct xps_work;
 	unsigned int xps_txq;
+	unsigned int rmap_rxq;
 	bool xps_off;
 	unsigned long *xps_admin;
 	cpumask_var_t *xps_admin_mask;

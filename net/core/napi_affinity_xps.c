@@ -2,7 +2,7 @@
 /*
  * XPS maps that follow the NAPI IRQs (netif_set_xps_auto()).
  *
- * The maps of the TX queues in use are a partition of the possible CPUs:
+ * The maps of the TX queues in use are a partition of the CPUs:
  * each CPU is in the map of exactly one TX queue, the nearest one, by
  * these rules in order, where a queue's CPUs are those of its NAPI
  * index's IRQ (its TX side's, where it has one):
@@ -14,8 +14,9 @@
  * and among equally near queues, the one with the fewest CPUs so far, the
  * lower index first, going through the CPUs in ascending order.  With
  * fewer queues than CPUs every CPU still transmits on a queue near it,
- * without the driver's help; offline CPUs are mapped too, so that CPU
- * hotplug changes nothing but what it makes the IRQs change.  A queue the
+ * without the driver's help.  The maps hold online CPUs only
+ * (netif_set_xps_queue()), so they are made again when a CPU comes online
+ * (napi_affinity.c).  A queue the
  * administrator wrote the map of keeps that map and takes no CPU.
  */
 #include <linux/cpumask.h>

@@ -5,7 +5,8 @@
 # port (netif_set_affinity_auto(), netif_enable_cpu_rmap(),
 # netif_set_xps_auto(), NAPIs added with their queue as index at open):
 # each IRQ has one affinity notifier, irq_spread's; the aRFS reverse map
-# follows an admin write and a CPU hotplug move; the administrator's mask
+# follows an admin write and a CPU hotplug move, and names only RX queues
+# in use; the administrator's mask
 # of a NAPI index survives NAPI delete and add (link down/up), ethtool -L
 # down and up, and a write to the TX queue's xps_cpus is kept the same
 # way, until a policy write hands both back; threaded NAPI kthreads run
@@ -137,6 +138,8 @@ def test(t):
     set_channels(dev, 2)
     check_placement(t, dev, want("ethtool -L 2"), "ethtool -L 2", admin={1},
                     active=2)
+    t.result(max(rmap(dev)) < 2, "ethtool -L 2: the rmap names RX queues "
+             "in use only", "rmap %s" % rmap(dev))
     set_channels(dev, queues)
     check_placement(t, dev, want("admin"), "ethtool -L 4", admin={1},
                     xps_admin={2: xcpus})

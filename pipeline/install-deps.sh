@@ -10,7 +10,7 @@ set -euo pipefail
 pkgs=(
 	"linux-source-${BASE_SERIES}=${BASE_DEB_VERSION}"
 	build-essential flex bison bc libelf-dev libssl-dev cpio kmod rsync xz-utils
-	python3 python3-yaml perl
+	python3 python3-yaml python3-jsonschema perl
 	qemu-system-x86
 	coccinelle
 	ethtool jq iproute2 udev

@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The drivers converted to irq_spread, mlx5_core and mana, load and unload
-# cleanly with no device to bind: each module is inserted after the modules
-# it depends on (modinfo -F depends), in that order, with insmod, its PCI
-# driver is registered, then everything the test inserted is removed with
-# rmmod, last first, and the kernel logged no splat meanwhile.  kmemleak's
+# The drivers converted to irq_spread, mlx5_core and mana, and those that let
+# net core place their IRQs, ice and bnxt_en, load and unload cleanly with
+# no device to bind: each module is inserted after the modules it depends on
+# (modinfo -F depends), in that order, with insmod, its PCI driver is
+# registered, then everything the test inserted is removed with rmmod, last
+# first, and the kernel logged no splat meanwhile.  kmemleak's
 # verdict on what they left is the run's own (the project's guest scans
 # once all the tests are done).
 #
@@ -21,7 +22,7 @@ irq_spread_python <<'PY'
 from irq_spread_lib import *
 import subprocess
 
-MODULES = ("mlx5_core", "mana")
+MODULES = ("mlx5_core", "mana", "ice", "bnxt_en")
 SPLAT = re.compile(r"BUG: |WARNING: |Oops|Kernel panic|general protection "
                    r"fault|UBSAN: |INFO: possible |kernel BUG at|Call Trace:")
 

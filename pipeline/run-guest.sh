@@ -15,11 +15,14 @@
 # --nosmp: the uniprocessor guest instead, one vCPU and 512 MiB, on the
 # CONFIG_SMP=n kernel of build-guest.sh build-nosmp.
 #
-# VIRTIO_NETNS=NETNS (NUMA guest only): give the guest two virtio-net PCI
-# NICs with 4 queue pairs each, MAC 52:54:00:15:00:02 (the tests put it on
-# node 2) and 52:54:00:15:00:00 (node 0), backed by the taps irqs-n2 and
-# irqs-n0 that virtio-nics.sh up NETNS made; QEMU runs in that network
-# namespace.
+# VIRTIO_NETNS=NETNS (NUMA guest only): give the guest four virtio-net PCI
+# NICs on pcie.0, backed by the taps that virtio-nics.sh up NETNS made; QEMU
+# runs in that network namespace.  At 00:10.0, MAC 52:54:00:15:00:02, tap
+# irqs-n2, and 00:11.0, 52:54:00:15:00:00, irqs-n0: 4 queue pairs each (the
+# tests put them on nodes 2 and 0); at 00:12.0, 52:54:00:15:00:01, irqs-sv:
+# 4 queue pairs and 3 MSI-X vectors, too few for one per virtqueue; at
+# 00:13.0, 52:54:00:15:00:03, irqs-xdp: 17 queue pairs, as many as XDP needs
+# beside one in use (nr_cpu_ids more).  irq_spread_virtio.py names them so.
 set -euo pipefail
 
 . "$(dirname "$0")/lib.sh"
@@ -64,11 +67,16 @@ if [ -n "${VIRTIO_NETNS:-}" ] && [ $machine = numa ]; then
 	# evaluation of an expander's _PRT, one per device enabled behind it,
 	# into its 30 s loop timeout under TCG.  The tests choose the NICs'
 	# nodes instead, in the PCI function's numa_node, before they bind
-	# virtio-pci (check.sh has pci-stub hold them from boot).  10 MSI-X vectors: config, 4 x (input, output), one
-	# spare, QEMU's default for 4 queue pairs.
-	for n in 2 0; do
-		nics+=(-netdev "tap,id=nic$n,ifname=irqs-n$n,script=no,downscript=no,queues=4,vhost=off"
-		       -device "virtio-net-pci,mq=on,vectors=10,netdev=nic$n,mac=52:54:00:15:00:0$n")
+	# virtio-pci (check.sh has pci-stub hold them from boot).  MSI-X
+	# vectors: QEMU's default, config + 2 per queue pair + one spare (10
+	# for 4 pairs, 36 for 17), but 3 for irqs-sv.  At fixed addresses,
+	# which the tests find them by before they bind them.
+	#    tap      slot mac queues vectors
+	for nic in "irqs-n2  10 02 4 10" "irqs-n0  11 00 4 10" \
+		   "irqs-sv  12 01 4 3" "irqs-xdp 13 03 17 36"; do
+		read -r tap slot mac queues vectors <<< "$nic"
+		nics+=(-netdev "tap,id=$tap,ifname=$tap,script=no,downscript=no,queues=$queues,vhost=off"
+		       -device "virtio-net-pci,bus=pcie.0,addr=0x$slot,mq=on,vectors=$vectors,netdev=$tap,mac=52:54:00:15:00:$mac")
 	done
 fi
 

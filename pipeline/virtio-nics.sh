@@ -3,12 +3,12 @@
 #
 # virtio-nics.sh up NETNS | down NETNS
 #
-# The host side of the guest's two virtio-net NICs (run-guest.sh, with
+# The host side of the guest's four virtio-net NICs (run-guest.sh, with
 # VIRTIO_NETNS=NETNS): a network namespace of their own, holding a bridge
-# and two multiqueue taps in it, irqs-n2 and irqs-n0, one per NIC, so that
-# frames one NIC sends reach the other and nothing else: no address, no
-# route, IPv6 off, nothing leaves the namespace.  QEMU runs in it (ip netns
-# exec) to open the taps.
+# and four multiqueue taps in it, irqs-n2, irqs-n0, irqs-sv and irqs-xdp,
+# one per NIC, so that frames one NIC sends reach the others and nothing
+# else: no address, no route, IPv6 off, nothing leaves the namespace.  QEMU
+# runs in it (ip netns exec) to open the taps.
 #
 # up: make them; on any failure remove what was made, say why on stderr and
 #     exit 1: the guest then boots without the NICs and their tests skip.
@@ -25,7 +25,7 @@ up()
 	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
 		net.ipv6.conf.default.disable_ipv6=1 || return 1
 	ip -n "$ns" link add irqs-br type bridge || return 1
-	for t in irqs-n2 irqs-n0; do
+	for t in irqs-n2 irqs-n0 irqs-sv irqs-xdp; do
 		ip -n "$ns" tuntap add dev "$t" mode tap multi_queue || return 1
 		ip -n "$ns" link set "$t" master irqs-br up || return 1
 	done

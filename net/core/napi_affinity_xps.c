@@ -2,7 +2,7 @@
 /*
  * XPS maps that follow the NAPI IRQs (netif_set_xps_auto()).
  *
- * The maps of the TX queues in use are a partition of the CPUs:
+ * The maps of the TX queues in use are a partition of the online CPUs:
  * each CPU is in the map of exactly one TX queue, the nearest one, by
  * these rules in order, where a queue's CPUs are those of its NAPI
  * index's IRQ (its TX side's, where it has one):
@@ -12,11 +12,11 @@
  *  3. one whose IRQ has CPUs on the nearest node, by node_distance();
  *
  * and among equally near queues, the one with the fewest CPUs so far, the
- * lower index first, going through the CPUs in ascending order.  With
- * fewer queues than CPUs every CPU still transmits on a queue near it,
- * without the driver's help.  The maps hold online CPUs only
- * (netif_set_xps_queue()), so they are made again when a CPU comes online
- * (napi_affinity.c).  A queue the
+ * lower index first, going through the online CPUs in ascending order.
+ * With fewer queues than CPUs every CPU still transmits on a queue near
+ * it, without the driver's help.  The maps hold online CPUs only
+ * (netif_set_xps_queue() sets no other), so they are made again when a
+ * CPU comes online (napi_affinity.c).  A queue the
  * administrator wrote the map of keeps that map and takes no CPU.
  */
 #include <linux/cpumask.h>
@@ -99,7 +99,7 @@ void netdev_xps_partition(struct netdev_napi_affinity *na)
 		for_each_cpu(cpu, irq[q])
 			node_set(cpu_to_node(cpu), nodes[q]);
 	}
-	for_each_possible_cpu(cpu) {
+	for_each_online_cpu(cpu) {
 		best = txq;
 		bestd = UINT_MAX;
 		for_each_set_bit(q, have, txq) {

@@ -108,6 +108,10 @@ def ynl(op, args, dump=False, uid=None):
     global FAMILY
     if uid is None and (op, dump) in CLI_DONE:
         if FAMILY is None:
+            # lib.sh starts python3 with -S; the YNL library needs the
+            # site packages (PyYAML) that cli.py's own python3 has.
+            import site
+            site.main()
             sys.path.insert(0, os.path.dirname(CLI))
             from lib import YnlFamily
             FAMILY = YnlFamily(SPEC, schema="")

@@ -96,13 +96,97 @@ static bool irq_spread_dev_fresh_free(const struct irq_spread_dev *sd,
 }
 
 /*
+ * Each vector in @empty takes, in order, the next mask of @fresh that is
+ * irq_spread_dev_fresh_free(), and leaves @empty.
+ */
+static void irq_spread_dev_take_fresh(struct irq_spread_dev *sd,
+				      const unsigned long *fresh,
+				      unsigned long *empty, unsigned long *used)
+{
+	unsigned int nr = sd->nr_active, i = 0, k;
+
+	for_each_set_bit(k, empty, nr) {
+		while (i < nr &&
+		       !irq_spread_dev_fresh_free(sd, fresh, empty, used, i))
+			i++;
+		if (i == nr)
+			return;
+		bitmap_copy(irq_spread_dev_mask(sd, sd->spare, k),
+			    fresh + i * sd->stride, sd->stride * BITS_PER_LONG);
+		__set_bit(i, used);
+		__clear_bit(k, empty);
+	}
+}
+
+/* Whether a mask of @fresh in @used, one a kept vector took, is @mask. */
+static bool irq_spread_dev_has_equal(const struct irq_spread_dev *sd,
+				     const unsigned long *fresh,
+				     const unsigned long *used,
+				     const unsigned long *mask)
+{
+	unsigned int i;
+
+	for_each_set_bit(i, used, sd->nr_active) {
+		if (bitmap_equal(fresh + i * sd->stride, mask, sd->topo->nr_cpus))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * No mask of @fresh is free for some vector in @empty: a vector keeping
+ * CPUs that has no equal in @fresh may hold more than its mask there (a
+ * numa-core vector alone on its core has the whole core, and is no longer
+ * alone once the vector that lost its CPU belongs on the other thread).
+ * Each such vector whose mask holds an unused mask of @fresh narrows to
+ * it, the CPUs it keeps being among those it had, and remembers its home
+ * to go back to with the others.  Returns whether one narrowed.
+ */
+static bool irq_spread_dev_narrow(struct irq_spread_dev *sd,
+				  const unsigned long *fresh,
+				  const unsigned long *empty, unsigned long *used)
+{
+	unsigned int n = sd->topo->nr_cpus, nr = sd->nr_active, i, j;
+	struct irq_spread_vec *vec;
+	unsigned long *mask;
+	bool narrowed = false;
+
+	for (j = 0; j < nr; j++) {
+		mask = irq_spread_dev_mask(sd, sd->spare, j);
+		if (test_bit(j, empty) ||
+		    irq_spread_dev_has_equal(sd, fresh, used, mask))
+			continue;
+		for (i = 0; i < nr; i++) {
+			if (test_bit(i, used) ||
+			    !bitmap_subset(fresh + i * sd->stride, mask, n))
+				continue;
+			vec = sd->vec[sd->pre + j];
+			if (!vec->displaced) {
+				bitmap_copy(vec->home, mask,
+					    sd->stride * BITS_PER_LONG);
+				vec->displaced = true;
+			}
+			bitmap_copy(mask, fresh + i * sd->stride,
+				    sd->stride * BITS_PER_LONG);
+			__set_bit(i, used);
+			narrowed = true;
+			break;
+		}
+	}
+	return narrowed;
+}
+
+/*
  * The vectors in @empty lost their last CPU.  A fresh placement without
  * the leaving CPUs says where the device's vectors belong now: each
  * vector in @empty takes, nearest first, a mask of it that the vectors
  * keeping a CPU do not have and do not touch; so the device's vectors
  * still keep every rule of the policy (floor and ceiling per CPU, one per
- * core before a sibling), and no other vector moves.  A vector for which
- * there is none takes its best slot alone (irq_spread_dev_repair_slot()).
+ * core before a sibling), and no other vector moves.  If that leaves a
+ * vector without a mask, the vectors that hold more CPUs than their mask
+ * of @fresh narrow to it (irq_spread_dev_narrow()), keeping CPUs they
+ * had, and the vectors left try again.  A vector for which there is still
+ * none takes its best slot alone (irq_spread_dev_repair_slot()).
  * The vectors keeping a CPU are counted in the load; those in @empty are
  * not, and are when this returns (but one that could not be placed).
  */
@@ -139,18 +223,9 @@ static void irq_spread_dev_repair(struct irq_spread_dev *sd,
 			}
 		}
 	}
-	i = 0;
-	for_each_set_bit(k, empty, nr) {
-		while (i < nr &&
-		       !irq_spread_dev_fresh_free(sd, fresh, empty, used, i))
-			i++;
-		if (i == nr)
-			break;
-		bitmap_copy(irq_spread_dev_mask(sd, sd->spare, k),
-			    fresh + i * sd->stride, sd->stride * BITS_PER_LONG);
-		__set_bit(i, used);
-		__clear_bit(k, empty);
-	}
+	irq_spread_dev_take_fresh(sd, fresh, empty, used);
+	if (!bitmap_empty(empty, nr) && irq_spread_dev_narrow(sd, fresh, empty, used))
+		irq_spread_dev_take_fresh(sd, fresh, empty, used);
 hold:
 	/* The vectors keeping a CPU, and those just placed, count again. */
 	for (j = 0; j < nr; j++) {

@@ -1493,6 +1493,56 @@ static void irq_spread_test_dev_hotplug_others(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_sets(test, 12), 2);
 }
 
+/* Two nodes of three SMT2 cores, siblings 2k and 2k + 1, distances 10, 20. */
+static const char * const three_core_nodes[] = { "0-5", "6-11" };
+
+static const struct test_machine three_core = {
+	.name = "2N 3C SMT2", .nr_cpus = 12, .nr_nodes = 2,
+	.node_cpus = three_core_nodes, .remote = 20, .smt = 2,
+};
+
+/*
+ * numa-core, 4 vectors on node 0 of three cores {0,1} {2,3} {4,5}: one a
+ * core first, 0, 2, 4, then the first core's other thread, 1; a vector
+ * alone on its core has the whole core: 0;2-3;4-5;1.  CPU 1 goes.  Its
+ * core keeps one thread, 0, which holds a vector, while CPUs 3 and 5 hold
+ * none.  The rules (one vector a core before a second, at most one more
+ * vector on a CPU than on another of the node) send the vector to a free
+ * thread of another core, the first in CPU order, 3; the vector on 2-3
+ * is no longer alone on its core and keeps 2: 0;2;4-5;3.  Not 0, the
+ * thread left of CPU 1's core, which would hold two vectors while 3 and 5
+ * hold none.  CPU 1 back: both go home, nothing else moves.
+ */
+static void irq_spread_test_dev_hotplug_three_cores(struct kunit *test)
+{
+	static const unsigned long before[] = { 0x01, 0x0c, 0x30, 0x02 };
+	static const unsigned long during[] = { 0x01, 0x04, 0x30, 0x08 };
+	struct dev_test *t = test->priv;
+	unsigned int i;
+
+	t->m = irq_spread_test_topo_new(test, &three_core);
+	dev_register(test, IRQ_SPREAD_NUMA_CORE, 4);
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ_MSG(test, t->irq[i].aff, before[i],
+				    "vector %u registered", i);
+
+	fake_sets_zero(test);
+	cpu_cycle(test, 1, false);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ_MSG(test, t->irq[i].aff, during[i],
+				    "vector %u, CPU 1 offline", i);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 2);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 5);
+
+	fake_sets_zero(test);
+	cpu_cycle(test, 1, false);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ_MSG(test, t->irq[i].aff, before[i],
+				    "vector %u, CPU 1 back", i);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 2);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 6);
+}
+
 /*
  * The interrupt core's notify work copies the interrupt's mask, then the
  * notifier waits for the library's lock: a copy taken before one of the
@@ -1843,6 +1893,7 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_dev_admin),
 	KUNIT_CASE(irq_spread_test_dev_kernel_moves),
 	KUNIT_CASE(irq_spread_test_dev_stale_notify),
+	KUNIT_CASE(irq_spread_test_dev_hotplug_three_cores),
 	KUNIT_CASE(irq_spread_test_dev_detach_keeps),
 	KUNIT_CASE_PARAM(irq_spread_test_dev_cpus, cpus_gen_params),
 	KUNIT_CASE(irq_spread_test_dev_cpus_hotplug),

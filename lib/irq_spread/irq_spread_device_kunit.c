@@ -1513,32 +1513,37 @@ static const struct test_machine three_core = {
  * thread left of CPU 1's core, which would hold two vectors while 3 and 5
  * hold none.  CPU 1 back: both go home, nothing else moves.
  */
+/* The first four fake interrupts' affinities are @want, @when. */
+static void expect_affinities(struct kunit *test, const unsigned long *want,
+			      const char *when)
+{
+	struct dev_test *t = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ_MSG(test, t->irq[i].aff, want[i], "vector %u, %s",
+				    i, when);
+}
+
 static void irq_spread_test_dev_hotplug_three_cores(struct kunit *test)
 {
 	static const unsigned long before[] = { 0x01, 0x0c, 0x30, 0x02 };
 	static const unsigned long during[] = { 0x01, 0x04, 0x30, 0x08 };
 	struct dev_test *t = test->priv;
-	unsigned int i;
 
 	t->m = irq_spread_test_topo_new(test, &three_core);
 	dev_register(test, IRQ_SPREAD_NUMA_CORE, 4);
-	for (i = 0; i < 4; i++)
-		KUNIT_ASSERT_EQ_MSG(test, t->irq[i].aff, before[i],
-				    "vector %u registered", i);
+	expect_affinities(test, before, "registered");
 
 	fake_sets_zero(test);
 	cpu_cycle(test, 1, false);
-	for (i = 0; i < 4; i++)
-		KUNIT_EXPECT_EQ_MSG(test, t->irq[i].aff, during[i],
-				    "vector %u, CPU 1 offline", i);
+	expect_affinities(test, during, "CPU 1 offline");
 	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 2);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 5);
 
 	fake_sets_zero(test);
 	cpu_cycle(test, 1, false);
-	for (i = 0; i < 4; i++)
-		KUNIT_EXPECT_EQ_MSG(test, t->irq[i].aff, before[i],
-				    "vector %u, CPU 1 back", i);
+	expect_affinities(test, before, "CPU 1 back");
 	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 2);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 6);
 }

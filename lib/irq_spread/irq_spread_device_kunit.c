@@ -1501,18 +1501,6 @@ static const struct test_machine three_core = {
 	.node_cpus = three_core_nodes, .remote = 20, .smt = 2,
 };
 
-/*
- * numa-core, 4 vectors on node 0 of three cores {0,1} {2,3} {4,5}: one a
- * core first, 0, 2, 4, then the first core's other thread, 1; a vector
- * alone on its core has the whole core: 0;2-3;4-5;1.  CPU 1 goes.  Its
- * core keeps one thread, 0, which holds a vector, while CPUs 3 and 5 hold
- * none.  The rules (one vector a core before a second, at most one more
- * vector on a CPU than on another of the node) send the vector to a free
- * thread of another core, the first in CPU order, 3; the vector on 2-3
- * is no longer alone on its core and keeps 2: 0;2;4-5;3.  Not 0, the
- * thread left of CPU 1's core, which would hold two vectors while 3 and 5
- * hold none.  CPU 1 back: both go home, nothing else moves.
- */
 /* The first four fake interrupts' affinities are @want, @when. */
 static void expect_affinities(struct kunit *test, const unsigned long *want,
 			      const char *when)
@@ -1525,6 +1513,18 @@ static void expect_affinities(struct kunit *test, const unsigned long *want,
 				    i, when);
 }
 
+/*
+ * numa-core, 4 vectors on node 0 of three cores {0,1} {2,3} {4,5}: one a
+ * core first, 0, 2, 4, then the first core's other thread, 1; a vector
+ * alone on its core has the whole core: 0;2-3;4-5;1.  CPU 1 goes.  Its
+ * core keeps one thread, 0, which holds a vector, while CPUs 3 and 5 hold
+ * none.  The rules (one vector a core before a second, at most one more
+ * vector on a CPU than on another of the node) send the vector to a free
+ * thread of another core, the first in CPU order, 3; the vector on 2-3
+ * is no longer alone on its core and keeps 2: 0;2;4-5;3.  Not 0, the
+ * thread left of CPU 1's core, which would hold two vectors while 3 and 5
+ * hold none.  CPU 1 back: both go home, nothing else moves.
+ */
 static void irq_spread_test_dev_hotplug_three_cores(struct kunit *test)
 {
 	static const unsigned long before[] = { 0x01, 0x0c, 0x30, 0x02 };

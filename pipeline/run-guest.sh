@@ -15,6 +15,11 @@
 # --nosmp: the uniprocessor guest instead, one vCPU and 512 MiB, on the
 # CONFIG_SMP=n kernel of build-guest.sh build-nosmp.
 #
+# --three-core: the NUMA guest's kernel on a machine of another shape, for
+# what two cores per node cannot show: 12 vCPUs, 2 sockets of one NUMA node
+# each, 3 cores per node, 2 threads per core (node 0 = CPUs 0-5, cores
+# {0,1} {2,3} {4,5}; node 1 = CPUs 6-11); SLIT 10 local, 20 remote.
+#
 # VIRTIO_NETNS=NETNS (NUMA guest only): give the guest four virtio-net PCI
 # NICs on pcie.0, backed by the taps that virtio-nics.sh up NETNS made; QEMU
 # runs in that network namespace.  At 00:10.0, MAC 52:54:00:15:00:02, tap
@@ -28,10 +33,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 machine=numa
-if [ "${1:-}" = --nosmp ]; then
-	machine=nosmp
-	shift
-fi
+case "${1:-}" in
+--nosmp) machine=nosmp; shift ;;
+--three-core) machine=three-core; shift ;;
+esac
 out=$1
 job=$2
 limit=${3:-2400}
@@ -40,6 +45,14 @@ extra=${4:-}
 if [ $machine = nosmp ]; then
 	kernel=$BUILD/nosmp/arch/x86/boot/bzImage
 	hw=(-m 512M -smp 1)
+elif [ $machine = three-core ]; then
+	kernel=$BUILD/guest/arch/x86/boot/bzImage
+	hw=(-m 2G -smp "12,sockets=2,cores=3,threads=2")
+	for n in 0 1; do
+		hw+=(-object "memory-backend-ram,id=m$n,size=1G"
+		     -numa "node,nodeid=$n,cpus=$((6 * n))-$((6 * n + 5)),memdev=m$n")
+	done
+	hw+=(-numa "dist,src=0,dst=1,val=20")
 else
 	kernel=$BUILD/guest/arch/x86/boot/bzImage
 	hw=(-m 2G -smp "16,sockets=2,cores=4,threads=2")
@@ -80,7 +93,9 @@ if [ -n "${VIRTIO_NETNS:-}" ] && [ $machine = numa ]; then
 	done
 fi
 
-[ -f "$kernel" ] || die "no $machine guest kernel at $kernel: run pipeline/check.sh ${machine/numa/guest-build}"
+stage=guest-build
+[ $machine = nosmp ] && stage=nosmp
+[ -f "$kernel" ] || die "no $machine guest kernel at $kernel: run pipeline/check.sh $stage"
 rm -rf "$out"
 mkdir -p "$out"
 cp "$job" "$out/job.sh"

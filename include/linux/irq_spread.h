@@ -38,9 +38,6 @@ int irq_spread_policy_parse(const char *buf);
 int irq_spread_policy_list(char *buf, size_t size,
 			   enum irq_spread_policy active);
 
-int irq_spread_cpus(int node, unsigned int nvec, enum irq_spread_policy policy,
-		    const struct cpumask *exclude, struct cpumask *masks);
-void irq_spread_release(unsigned int nvec, const struct cpumask *masks);
 #ifdef CONFIG_IRQ_SPREAD
 unsigned int irq_spread_local_cpu(unsigned int i, int node,
 				  enum irq_spread_policy policy);
@@ -52,9 +49,6 @@ static inline unsigned int irq_spread_local_cpu(unsigned int i, int node,
 	return cpumask_local_spread(i, node);
 }
 #endif
-int irq_spread_apply(const unsigned int *irqs, unsigned int nvec,
-		     const struct cpumask *masks);
-void irq_spread_clear(const unsigned int *irqs, unsigned int nvec);
 
 /**
  * IRQ_SPREAD_MAX_VECTORS - the most vectors a registered device may have
@@ -165,7 +159,6 @@ int irq_spread_dev_vector_mask(struct irq_spread_dev *sd, unsigned int vector,
 			       struct cpumask *mask);
 int irq_spread_dev_vector_cpu(struct irq_spread_dev *sd, unsigned int vector);
 int irq_spread_dev_set_vectors(struct irq_spread_dev *sd, unsigned int nvec);
-int irq_spread_dev_resize(struct irq_spread_dev *sd, unsigned int nr_vectors);
 bool irq_spread_dev_vector_admin(struct irq_spread_dev *sd,
 				 unsigned int vector);
 int irq_spread_dev_set_policy(struct irq_spread_dev *sd,

@@ -113,10 +113,7 @@ static void irq_spread_dev_free(struct irq_spread_dev *sd)
 	kfree(sd);
 }
 
-/*
- * The arrays sized by the number of vectors, for @nr spread vectors:
- * allocated all before any is replaced, so that a failure changes nothing.
- */
+/* The arrays sized by the number of vectors, for @nr spread vectors. */
 struct irq_spread_dev_arrays {
 	struct irq_spread_vec **vec;
 	unsigned long *placed;
@@ -557,8 +554,8 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_topo_register);
  * (irq_spread_dev_attach()), in any order, and detaches it before it frees
  * it.  From then on the library keeps the vectors placed (see
  * Documentation/core-api/irq_spread.rst): when the driver changes the
- * number of vectors in use (irq_spread_dev_set_vectors(),
- * irq_spread_dev_resize()), when the administrator writes a policy or the
+ * number of vectors in use (irq_spread_dev_set_vectors()), when the
+ * administrator writes a policy or the
  * CPUs the device may use to ``/sys/class/irq_spread/<bus>:<dev>/``
  * (without %IRQ_SPREAD_DEV_NO_CLASS), and when a CPU goes offline or
  * comes online; a vector whose affinity the administrator writes in
@@ -854,160 +851,6 @@ unlock:
 	return ret;
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_set_vectors);
-
-/*
- * The vectors of a device with @nr spread vectors, in @a: the reserved
- * ones after the spread ones move to their new numbers, new spread ones
- * are allocated, and dropped ones freed once the change is certain.
- */
-static int irq_spread_dev_resize_vecs(struct irq_spread_dev *sd,
-				      unsigned int nr,
-				      struct irq_spread_dev_arrays *a)
-{
-	unsigned int keep = min(nr, sd->nr), v;
-
-	for (v = 0; v < sd->pre + keep; v++)
-		a->vec[v] = sd->vec[v];
-	for (v = 0; v < sd->post; v++) {
-		a->vec[sd->pre + nr + v] = sd->vec[sd->pre + sd->nr + v];
-		a->vec[sd->pre + nr + v]->index = sd->pre + nr + v;
-	}
-	for (v = sd->pre + keep; v < sd->pre + nr; v++) {
-		a->vec[v] = irq_spread_vec_alloc(sd, v);
-		if (!a->vec[v])
-			goto err;
-	}
-	return 0;
-err:
-	while (v-- > sd->pre + keep)
-		irq_spread_vec_free(a->vec[v]);
-	for (v = 0; v < sd->post; v++)
-		sd->vec[sd->pre + sd->nr + v]->index = sd->pre + sd->nr + v;
-	return -ENOMEM;
-}
-
-/**
- * irq_spread_dev_resize - change the number of spread vectors registered
- * @sd: the device
- * @nr_vectors: the new number of spread vectors, at least 1
- *
- * For a driver that allocates or frees vectors at run time (dynamic
- * MSI-X, pci_msix_alloc_irq_at()): the device now has @nr_vectors spread
- * vectors, all in use, placed afresh and applied as
- * irq_spread_dev_set_vectors() does.  Vectors beyond the new count must
- * have no interrupt attached.  Reserved vectors after the spread ones
- * keep their interrupts and move to their new device vector numbers.  New
- * spread vectors get their objects in the device's aRFS map.
- *
- * Context: process context, may sleep.
- * Return: 0; -EINVAL if @sd is %NULL, @nr_vectors is 0, a reserved vector
- * follows a spread vector that would go, or the device would have more
- * than %IRQ_SPREAD_MAX_VECTORS vectors;
- * -EBUSY if a vector that would go has an interrupt attached; -ENOSPC if
- * the aRFS map has no room for the new ones; -ENOMEM; or the interrupt
- * core's error for a vector it refused to move.  On error nothing changed.
- */
-int irq_spread_dev_resize(struct irq_spread_dev *sd, unsigned int nr_vectors)
-{
-	struct irq_spread_dev_arrays a, old;
-	unsigned int v, k, nr_old, nres, total;
-	int ret;
-
-	if (!sd || !nr_vectors)
-		return -EINVAL;
-	mutex_lock(&irq_spread_dev_lock);
-	nr_old = sd->nr;
-	nres = sd->pre + sd->post;
-	ret = -EINVAL;
-	if (check_add_overflow(nres, nr_vectors, &total) ||
-	    total > IRQ_SPREAD_MAX_VECTORS)
-		goto unlock;
-	for (v = 0; v < nres; v++) {
-		if (sd->reserved[v] >= (int)nr_vectors)
-			goto unlock;
-	}
-	ret = -EBUSY;
-	for (k = nr_vectors; k < nr_old; k++) {
-		if (sd->vec[sd->pre + k]->irq)
-			goto unlock;
-	}
-#ifdef CONFIG_CPU_RMAP
-	ret = -ENOSPC;
-	if (sd->rmap && nr_vectors > nr_old &&
-	    sd->rmap->size < nr_vectors)
-		goto unlock;
-#endif
-	ret = irq_spread_dev_arrays_alloc(sd, nr_vectors, &a);
-	if (ret)
-		goto unlock;
-	ret = irq_spread_dev_resize_vecs(sd, nr_vectors, &a);
-	if (ret) {
-		irq_spread_dev_arrays_free(&a);
-		goto unlock;
-	}
-
-	/* Place the new vectors: the old ones stay until it works. */
-	irq_spread_topo_release(sd->topo, sd->nr_active, sd->placed,
-				sd->stride);
-	ret = irq_spread_topo_cpus(sd->topo, sd->node, nr_vectors, sd->policy,
-				   irq_spread_dev_exclude(sd), a.placed,
-				   sd->stride);
-	if (ret)
-		goto undo;
-	old = (struct irq_spread_dev_arrays){ sd->vec, sd->placed, sd->spare,
-					      sd->changed, sd->pending };
-	sd->vec = a.vec;
-	sd->nr = nr_vectors;
-	sd->spare = a.spare;
-	sd->changed = a.changed;
-	sd->pending = a.pending;
-	/* The placement made, kept until the commit went through. */
-	ret = irq_spread_dev_commit(sd, a.placed, nr_vectors, false, true);
-	if (ret) {
-		irq_spread_topo_release(sd->topo, nr_vectors, a.placed,
-					sd->stride);
-		sd->vec = old.vec;
-		sd->nr = nr_old;
-		sd->spare = old.spare;
-		sd->changed = old.changed;
-		sd->pending = old.pending;
-		goto undo;
-	}
-	sd->placed = a.placed;
-	sd->nr_active = nr_vectors;
-	/* Changes not told yet stay so, under the vectors' new numbers. */
-	for_each_set_bit(v, old.pending, sd->pre + nr_old + sd->post) {
-		if (v >= sd->pre + nr_old)
-			__set_bit(v - nr_old + nr_vectors, sd->pending);
-		else if (v < sd->pre + nr_vectors)
-			__set_bit(v, sd->pending);
-	}
-	if (nr_vectors < nr_old) {
-		for (v = sd->pre + nr_vectors; v < sd->pre + nr_old; v++) {
-			irq_spread_vec_rmap_del(sd, old.vec[v]);
-			irq_spread_vec_free(old.vec[v]);
-		}
-	} else {
-		irq_spread_dev_rmap_add(sd, nr_old);
-	}
-	/* The vectors kept are in the new array: only the old one goes. */
-	irq_spread_dev_arrays_free(&old);
-	irq_spread_dev_placed_afresh(sd);
-	irq_spread_dev_committed(sd);
-	goto unlock;
-
-undo:
-	irq_spread_topo_hold(sd->topo, sd->nr_active, sd->placed, sd->stride);
-	for (v = sd->pre + min(nr_vectors, nr_old); v < sd->pre + nr_vectors; v++)
-		irq_spread_vec_free(a.vec[v]);
-	for (v = 0; v < sd->post; v++)
-		sd->vec[sd->pre + nr_old + v]->index = sd->pre + nr_old + v;
-	irq_spread_dev_arrays_free(&a);
-unlock:
-	mutex_unlock(&irq_spread_dev_lock);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(irq_spread_dev_resize);
 
 /**
  * irq_spread_dev_set_policy - switch a device to a policy, as the admin does

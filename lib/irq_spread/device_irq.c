@@ -9,9 +9,9 @@
  * every eligible CPU, and are never counted in the load.  Each attached
  * vector's interrupt is given its mask as affinity and hint; whatever is
  * applied, only the vectors whose mask changed are touched.  A commit
- * with undo (a policy write, irq_spread_dev_set_vectors(),
- * irq_spread_dev_resize()) is all or nothing: if the interrupt core
- * refuses one vector, the ones already moved are moved back.
+ * with undo (a policy write, irq_spread_dev_set_vectors()) is all or
+ * nothing: if the interrupt core refuses one vector, the ones already
+ * moved are moved back.
  *
  * The administrator.  Each attached interrupt has the library's affinity
  * notifier.  The interrupt core calls it, from a work item, after every

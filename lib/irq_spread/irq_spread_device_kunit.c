@@ -839,7 +839,7 @@ static void irq_spread_test_dev_cpus_locked(struct kunit *test)
 	if (!IS_ERR(sd)) {
 		irq_spread_dev_attach(sd, 0, FAKE_IRQ_BASE);
 		irq_spread_dev_set_vectors(sd, 2);
-		irq_spread_dev_resize(sd, 3);
+		irq_spread_dev_set_vectors(sd, 3);
 		irq_spread_dev_set_policy(sd, IRQ_SPREAD_CORE);
 		irq_spread_dev_vector_cpu(sd, 1);
 		irq_spread_dev_detach(sd, 0);
@@ -872,11 +872,6 @@ static void irq_spread_test_dev_calls_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 5), -EINVAL);
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, UINT_MAX), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(NULL, 2), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(sd, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(sd, UINT_MAX), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(sd, IRQ_SPREAD_MAX_VECTORS + 1),
-			-EINVAL);
 	/* A detach of what is not attached is nothing. */
 	irq_spread_dev_detach(sd, 1);
 	irq_spread_dev_detach(sd, 9);
@@ -1014,55 +1009,6 @@ static void irq_spread_test_dev_set_vectors_fails(struct kunit *test)
 	t->fail_irq = 0;
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 2), 0);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 2), "0-1;2-3");
-}
-
-/*
- * Dynamic MSI-X: the spread vectors grow and shrink, those after them
- * keep their interrupts under new numbers.
- */
-static void irq_spread_test_dev_resize(struct kunit *test)
-{
-	static const int reserved[] = { IRQ_SPREAD_ALL_CPUS };
-	struct irq_spread_dev_info info = spread_info(test->priv, 0,
-						   IRQ_SPREAD_NUMA, 2);
-	struct dev_test *t = test->priv;
-	struct irq_spread_dev *sd;
-
-	info.post_vectors = 1;
-	info.reserved = reserved;
-	sd = dev_register_info(test, &info);
-	dev_attach_all(test, sd, 3);
-	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 3), "0;1;0-7");
-
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(sd, 4), 0);
-	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 5), "0;1;2;3;0-7");
-	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
-	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
-			   "numa 0 100 spread active 0\n"
-			   "numa 1 101 spread active 1\n"
-			   "numa 2 - spread active 2\n"
-			   "numa 3 - spread active 3\n"
-			   "numa 4 102 post active 0-7\n");
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 2, FAKE_IRQ_BASE + 3), 0);
-	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;0-7;2");
-
-	/* Not below a vector that has its interrupt. */
-	fake_sets_zero(test);
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(sd, 2), -EBUSY);
-	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 5), "0;1;2;3;0-7");
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(sd, 1), -EBUSY);
-	irq_spread_dev_detach(sd, 2);
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_resize(sd, 2), 0);
-	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 3), "0;1;0-7");
-	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 0);
-	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 2);
-	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
-			   "numa 0 100 spread active 0\n"
-			   "numa 1 101 spread active 1\n"
-			   "numa 2 102 post active 0-7\n");
-	/* The post vector is vector 2 again, its interrupt with it. */
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 2, FAKE_IRQ_BASE + 3),
-			-EBUSY);
 }
 
 /**
@@ -1891,7 +1837,6 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_dev_reserved),
 	KUNIT_CASE(irq_spread_test_dev_set_vectors),
 	KUNIT_CASE(irq_spread_test_dev_set_vectors_fails),
-	KUNIT_CASE(irq_spread_test_dev_resize),
 	KUNIT_CASE_PARAM(irq_spread_test_dev_store, store_gen_params),
 	KUNIT_CASE_PARAM(irq_spread_test_dev_store_bad, store_bad_gen_params),
 	KUNIT_CASE(irq_spread_test_dev_store_fails),

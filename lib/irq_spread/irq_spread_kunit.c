@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for irq_spread: policy names, and the driver API on the
- * running system (UML under make kunit, the NUMA guest under make guest).
+ * KUnit tests for irq_spread: policy names, and the engine and
+ * irq_spread_local_cpu() on the running system (UML under make kunit, the
+ * NUMA guest under make guest).
  */
 #include <kunit/test.h>
 #include <linux/cpumask.h>
@@ -11,6 +12,10 @@
 #include <linux/slab.h>
 #include <linux/sprintf.h>
 #include <linux/topology.h>
+
+#include "irq_spread_internal.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 struct policy_parse_case {
 	const char *desc;
@@ -107,29 +112,39 @@ static unsigned int system_eligible(struct kunit *test, struct cpumask *eligible
 	return slots;
 }
 
+/* struct cpumask arrays are bitmaps of NR_CPUS bits, back to back. */
+#define SYSTEM_STRIDE	(sizeof(struct cpumask) / sizeof(unsigned long))
+
+/* A spread of @nvec vectors of a device on @node, on the running system. */
+static int system_cpus(int node, unsigned int nvec, int policy,
+		       struct cpumask *masks)
+{
+	return irq_spread_topo_cpus(&irq_spread_system, node, nvec, policy,
+				    NULL, cpumask_bits(masks), SYSTEM_STRIDE);
+}
+
+static void system_release(unsigned int nvec, struct cpumask *masks)
+{
+	irq_spread_topo_release(&irq_spread_system, nvec, cpumask_bits(masks),
+				SYSTEM_STRIDE);
+}
+
 /* Bad arguments: -EINVAL, and the masks untouched. */
 static void irq_spread_test_system_invalid(struct kunit *test)
 {
 	struct cpumask *masks = system_masks(test, 2);
 	struct cpumask *orig = system_masks(test, 2);
-	unsigned int irqs[2] = { 0, 0 };
 
 	memset(masks, 0x5a, 2 * sizeof(*masks));
 	memcpy(orig, masks, 2 * sizeof(*masks));
-	KUNIT_EXPECT_EQ(test, irq_spread_cpus(NUMA_NO_NODE, 2,
-					      IRQ_SPREAD_NR_POLICIES, NULL,
-					      masks), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_cpus(NUMA_NO_NODE, 0, IRQ_SPREAD_NUMA,
-					      NULL, masks), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_cpus(NUMA_NO_NODE, 2, IRQ_SPREAD_NUMA,
-					      NULL, NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_cpus(nr_node_ids, 2, IRQ_SPREAD_NUMA,
-					      NULL, masks), -EINVAL);
+	KUNIT_EXPECT_EQ(test, system_cpus(NUMA_NO_NODE, 2,
+					  IRQ_SPREAD_NR_POLICIES, masks),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, system_cpus(NUMA_NO_NODE, 0, IRQ_SPREAD_NUMA,
+					  masks), -EINVAL);
+	KUNIT_EXPECT_EQ(test, system_cpus(nr_node_ids, 2, IRQ_SPREAD_NUMA,
+					  masks), -EINVAL);
 	KUNIT_EXPECT_MEMEQ(test, masks, orig, 2 * sizeof(*masks));
-
-	KUNIT_EXPECT_EQ(test, irq_spread_apply(NULL, 2, masks), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_apply(irqs, 0, masks), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_apply(irqs, 2, NULL), -EINVAL);
 }
 
 /*
@@ -149,8 +164,7 @@ static void irq_spread_test_system_spread(struct kunit *test)
 	slots = system_eligible(test, eligible);
 
 	for (p = 0; p < IRQ_SPREAD_NR_POLICIES; p++) {
-		KUNIT_ASSERT_EQ(test, irq_spread_cpus(NUMA_NO_NODE, nvec, p, NULL,
-						      masks), 0);
+		KUNIT_ASSERT_EQ(test, system_cpus(NUMA_NO_NODE, nvec, p, masks), 0);
 		memset(count, 0, nr_cpu_ids * sizeof(*count));
 		for (i = 0; i < nvec; i++) {
 			KUNIT_EXPECT_TRUE(test, cpumask_subset(&masks[i], eligible));
@@ -158,7 +172,7 @@ static void irq_spread_test_system_spread(struct kunit *test)
 			if (p != IRQ_SPREAD_NUMA_CORE)
 				count[cpumask_first(&masks[i])]++;
 		}
-		irq_spread_release(nvec, masks);
+		system_release(nvec, masks);
 		if (p == IRQ_SPREAD_NUMA_CORE)
 			continue;
 		for_each_cpu(cpu, eligible) {
@@ -168,9 +182,9 @@ static void irq_spread_test_system_spread(struct kunit *test)
 	}
 
 	/* Every valid node is a valid device node. */
-	KUNIT_EXPECT_EQ(test, irq_spread_cpus(0, 1, IRQ_SPREAD_NUMA, NULL, masks),
+	KUNIT_EXPECT_EQ(test, system_cpus(0, 1, IRQ_SPREAD_NUMA, masks),
 			0);
-	irq_spread_release(1, masks);
+	system_release(1, masks);
 }
 
 /* The vectors' CPU lists, ";" between vectors. */
@@ -228,24 +242,23 @@ static void irq_spread_test_system_guest(struct kunit *test)
 	if (!system_is_test_guest())
 		kunit_skip(test, "not the 16-CPU 4-node SMT2 test guest");
 
-	KUNIT_ASSERT_EQ(test, irq_spread_cpus(0, 16, IRQ_SPREAD_NUMA, NULL, masks),
+	KUNIT_ASSERT_EQ(test, system_cpus(0, 16, IRQ_SPREAD_NUMA, masks),
 			0);
 	KUNIT_EXPECT_STREQ(test, system_placement(test, masks, 16),
 			   "0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15");
-	irq_spread_release(16, masks);
+	system_release(16, masks);
 
-	KUNIT_ASSERT_EQ(test, irq_spread_cpus(2, 8, IRQ_SPREAD_CORE, NULL, masks),
+	KUNIT_ASSERT_EQ(test, system_cpus(2, 8, IRQ_SPREAD_CORE, masks),
 			0);
 	KUNIT_EXPECT_STREQ(test, system_placement(test, masks, 8),
 			   "8;10;12;14;0;2;4;6");
-	irq_spread_release(8, masks);
+	system_release(8, masks);
 
-	KUNIT_ASSERT_EQ(test, irq_spread_cpus(3, 4, IRQ_SPREAD_NUMA_CORE, NULL,
-					      masks), 0);
+	KUNIT_ASSERT_EQ(test, system_cpus(3, 4, IRQ_SPREAD_NUMA_CORE, masks), 0);
 	/* Node 3's two cores hold two vectors each: a thread each. */
 	KUNIT_EXPECT_STREQ(test, system_placement(test, masks, 4),
 			   "12;14;13;15");
-	irq_spread_release(4, masks);
+	system_release(4, masks);
 }
 
 /*

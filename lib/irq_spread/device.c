@@ -24,13 +24,25 @@
  *    (the library never takes it, so any call may be made with it held,
  *    but irq_spread_dev_unregister(), which waits for the driver's
  *    callback, which may take it);
- *  - irq_spread_dev_lock, a mutex: the list of devices and the state of
- *    every device;
- *  - the topology lock (inside the engine), then the interrupt descriptor
- *    locks (inside the interrupt core).
+ *  - irq_spread_devs_lock, a mutex: the list of devices.  Held to add a
+ *    device (its first placement and its entry, so that a CPU hotplug
+ *    callback sees it placed or not at all), to remove one, and by the
+ *    CPU hotplug callbacks and the debugfs files, which visit every device
+ *    in turn;
+ *  - &irq_spread_dev.lock, a mutex per device: the device's state.  Its
+ *    calls, its files, its affinity notifications and its report work
+ *    take it, and no other device's: two devices are placed, applied and
+ *    written to at the same time.  No code holds two devices' locks;
+ *  - the topology lock (inside the engine), which makes each spread and
+ *    release of any device one step of the per-CPU load; then
+ *    &irq_spread_dev.seq_lock, a raw spinlock held only to write the
+ *    vectors' CPUs that irq_spread_dev_vector_mask() and
+ *    irq_spread_dev_vector_cpu() read without a lock, under the sequence
+ *    count &irq_spread_dev.seq; then the interrupt descriptor locks
+ *    (inside the interrupt core).
  *
  * Nothing waits for the affinity notifier, the driver's callback or the
- * sysfs files with irq_spread_dev_lock held, as each of them takes it.
+ * sysfs files with a device's lock held, as each of them takes it.
  */
 #define pr_fmt(fmt) "irq_spread: " fmt
 
@@ -50,6 +62,7 @@
 #include <linux/overflow.h>
 #include <linux/printk.h>
 #include <linux/seq_file.h>
+#include <linux/seqlock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -59,8 +72,8 @@
 
 #include "irq_spread_internal.h"
 
-/* Protects irq_spread_devs and the state of every device. */
-DEFINE_MUTEX(irq_spread_dev_lock);
+/* Protects irq_spread_devs; taken before any device's lock. */
+DEFINE_MUTEX(irq_spread_devs_lock);
 
 LIST_HEAD(irq_spread_devs);
 
@@ -110,6 +123,7 @@ static void irq_spread_dev_free(struct irq_spread_dev *sd)
 	bitmap_free(sd->changed);
 	bitmap_free(sd->pending);
 	kfree(sd->reserved);
+	mutex_destroy(&sd->lock);
 	kfree(sd);
 }
 
@@ -161,6 +175,9 @@ irq_spread_dev_alloc(struct irq_spread_topology *topo,
 	sd = kzalloc(sizeof(*sd), GFP_KERNEL);
 	if (!sd)
 		return NULL;
+	mutex_init(&sd->lock);
+	raw_spin_lock_init(&sd->seq_lock);
+	seqcount_raw_spinlock_init(&sd->seq, &sd->seq_lock);
 	sd->topo = topo;
 	sd->pre = info->pre_vectors;
 	sd->post = info->post_vectors;
@@ -271,14 +288,14 @@ static void irq_spread_dev_rmap_del(struct irq_spread_dev *sd, unsigned int from
  * irq_spread_dev_find - the registration of a device
  * @dev: the device
  *
- * Context: irq_spread_dev_lock held.
+ * Context: irq_spread_devs_lock held.
  * Return: its &struct irq_spread_dev, or %NULL if it is not registered.
  */
 struct irq_spread_dev *irq_spread_dev_find(const struct device *dev)
 {
 	struct irq_spread_dev *sd;
 
-	lockdep_assert_held(&irq_spread_dev_lock);
+	lockdep_assert_held(&irq_spread_devs_lock);
 	list_for_each_entry(sd, &irq_spread_devs, list) {
 		if (sd->dev == dev)
 			return sd;
@@ -295,7 +312,7 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_find);
  * The topology's eligible CPUs (irq_spread_topo_eligible()) that the
  * administrator allowed the device; all of them if none is.
  *
- * Context: irq_spread_dev_lock held.
+ * Context: @sd->lock held, or @sd not listed yet.
  */
 void irq_spread_dev_eligible(const struct irq_spread_dev *sd,
 			     unsigned long *dst)
@@ -367,7 +384,7 @@ static void irq_spread_dev_keep(struct irq_spread_dev *sd)
 		goto fail;
 	}
 	bits = sd->stride * BITS_PER_LONG;
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&sd->lock);
 	k->topo = sd->topo;
 	k->stride = sd->stride;
 	k->policy = sd->policy;
@@ -382,7 +399,7 @@ static void irq_spread_dev_keep(struct irq_spread_dev *sd)
 		bitmap_copy(k->masks + v * sd->stride, sd->vec[v]->admin_mask,
 			    bits);
 	}
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&sd->lock);
 	devres_add(sd->dev, k);
 	return;
 fail:
@@ -428,7 +445,8 @@ static int irq_spread_dev_add(struct irq_spread_dev *sd)
 	unsigned int v;
 	int ret;
 
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&irq_spread_devs_lock);
+	mutex_lock(&sd->lock);
 	if (irq_spread_dev_find(sd->dev)) {
 		ret = -EBUSY;
 		goto unlock;
@@ -454,7 +472,8 @@ static int irq_spread_dev_add(struct irq_spread_dev *sd)
 	irq_spread_dev_placed_afresh(sd);
 	list_add_tail(&sd->list, &irq_spread_devs);
 unlock:
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&sd->lock);
+	mutex_unlock(&irq_spread_devs_lock);
 	return ret;
 }
 
@@ -468,8 +487,9 @@ static void irq_spread_dev_remove(struct irq_spread_dev *sd, unsigned int *irqs)
 	struct irq_spread_vec *vec;
 	unsigned int v;
 
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&irq_spread_devs_lock);
 	list_del(&sd->list);
+	mutex_lock(&sd->lock);
 	sd->dead = true;
 	for (v = 0; v < irq_spread_dev_nvec(sd); v++) {
 		vec = sd->vec[v];
@@ -482,7 +502,8 @@ static void irq_spread_dev_remove(struct irq_spread_dev *sd, unsigned int *irqs)
 	}
 	irq_spread_topo_release(sd->topo, sd->nr_active, sd->placed, sd->stride);
 	irq_spread_dev_rmap_del(sd, 0);
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&sd->lock);
+	mutex_unlock(&irq_spread_devs_lock);
 }
 
 /**
@@ -517,9 +538,9 @@ irq_spread_dev_topo_register(struct irq_spread_topology *topo,
 	sd->flags = info->flags;
 	INIT_WORK(&sd->work, irq_spread_dev_work);
 
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&irq_spread_devs_lock);
 	ret = irq_spread_dev_find(sd->dev) ? -EBUSY : 0;
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&irq_spread_devs_lock);
 	if (ret)
 		goto err_free;
 	irq_spread_dev_restore(sd);
@@ -656,14 +677,14 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 
 	if (!sd || !irq)
 		return -EINVAL;
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&sd->lock);
 	if (vector >= irq_spread_dev_nvec(sd)) {
-		mutex_unlock(&irq_spread_dev_lock);
+		mutex_unlock(&sd->lock);
 		return -EINVAL;
 	}
 	vec = sd->vec[vector];
 	if (vec->irq) {
-		mutex_unlock(&irq_spread_dev_lock);
+		mutex_unlock(&sd->lock);
 		return -EBUSY;
 	}
 	/* Until the notifier is in, nothing tells the administrator's. */
@@ -671,14 +692,14 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	vec->hinted = false;
 	bitmap_zero(vec->seen, sd->stride * BITS_PER_LONG);
 	irq_spread_vec_reseen(sd, vec);
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&sd->lock);
 
 	ret = irq_spread_irq_notifier(irq, &vec->notify);
 	if (ret)
 		goto err;
 
 	/* The administrator's mask, kept while detached, has no hint. */
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&sd->lock);
 	ret = 0;
 	if (vec->has_now && vec->admin) {
 		ret = irq_spread_irq_affinity(irq, to_cpumask(vec->admin_mask));
@@ -692,14 +713,14 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	}
 	if (!ret && vec->has_now)
 		irq_spread_vec_rmap(sd, vec, vec->now);
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&sd->lock);
 	if (!ret)
 		return 0;
 	irq_spread_irq_notifier(irq, NULL);
 err:
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&sd->lock);
 	vec->irq = 0;
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&sd->lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_attach);
@@ -725,9 +746,9 @@ void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector)
 
 	if (!sd)
 		return;
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&sd->lock);
 	if (vector >= irq_spread_dev_nvec(sd) || !sd->vec[vector]->irq) {
-		mutex_unlock(&irq_spread_dev_lock);
+		mutex_unlock(&sd->lock);
 		return;
 	}
 	vec = sd->vec[vector];
@@ -736,7 +757,7 @@ void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector)
 		irq_spread_irq_hint(irq, NULL);
 	vec->hinted = false;
 	vec->irq = 0;
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&sd->lock);
 	irq_spread_irq_notifier(irq, NULL);
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_detach);
@@ -749,34 +770,37 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_detach);
  *
  * The CPUs the library gives the vector now, whether or not it has an
  * interrupt: the administrator's, if the administrator set its affinity;
- * else its placement.  The same state gives the same answer.
+ * else its placement.  The same state gives the same answer.  Read without
+ * a lock: a placement being changed meanwhile gives the vector's CPUs
+ * before the change or after it, never a mix.
  *
- * Context: process context, may sleep.
+ * Context: any context, hard interrupt too; does not sleep and takes no
+ * lock of the library's.
  * Return: 0; -EINVAL if @sd or @mask is %NULL or @vector is out of range;
  * -ENODATA for a spread vector not in use (irq_spread_dev_set_vectors()),
- * which has no CPUs.
+ * which has no CPUs: @mask is then empty.
  */
 int irq_spread_dev_vector_mask(struct irq_spread_dev *sd, unsigned int vector,
 			       struct cpumask *mask)
 {
-	int ret = 0;
+	const struct irq_spread_vec *vec;
+	unsigned int seq;
+	bool has;
 
-	if (!sd || !mask)
+	if (!sd || !mask || vector >= irq_spread_dev_nvec(sd))
 		return -EINVAL;
-	mutex_lock(&irq_spread_dev_lock);
-	if (vector >= irq_spread_dev_nvec(sd)) {
-		ret = -EINVAL;
-		goto unlock;
-	}
-	if (!irq_spread_dev_current(sd, vector, sd->want)) {
-		ret = -ENODATA;
-		goto unlock;
-	}
+	vec = sd->vec[vector];
 	cpumask_clear(mask);
-	bitmap_copy(cpumask_bits(mask), sd->want, sd->topo->nr_cpus);
-unlock:
-	mutex_unlock(&irq_spread_dev_lock);
-	return ret;
+	do {
+		seq = read_seqcount_begin(&sd->seq);
+		has = vec->has_now;
+		if (has)
+			bitmap_copy(cpumask_bits(mask), vec->now,
+				    sd->topo->nr_cpus);
+	} while (read_seqcount_retry(&sd->seq, seq));
+	if (!has)
+		cpumask_clear(mask);
+	return has ? 0 : -ENODATA;
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_vector_mask);
 
@@ -787,29 +811,28 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_vector_mask);
  *
  * The lowest-numbered CPU of irq_spread_dev_vector_mask(): for a driver
  * that opens a queue on its vector's CPU (cpu_to_node() of it for the
- * queue's memory), as mlx5_comp_vector_get_cpu() does.
+ * queue's memory), as mlx5_comp_vector_get_cpu() does.  Read without a
+ * lock, as irq_spread_dev_vector_mask() is.
  *
- * Context: process context, may sleep.
+ * Context: any context, hard interrupt too; does not sleep and takes no
+ * lock of the library's.
  * Return: the CPU, or the error of irq_spread_dev_vector_mask().
  */
 int irq_spread_dev_vector_cpu(struct irq_spread_dev *sd, unsigned int vector)
 {
-	int ret = 0;
+	const struct irq_spread_vec *vec;
+	unsigned int seq;
+	int cpu;
 
-	if (!sd)
+	if (!sd || vector >= irq_spread_dev_nvec(sd))
 		return -EINVAL;
-	mutex_lock(&irq_spread_dev_lock);
-	if (vector >= irq_spread_dev_nvec(sd)) {
-		ret = -EINVAL;
-		goto unlock;
-	}
-	if (!irq_spread_dev_current(sd, vector, sd->want))
-		ret = -ENODATA;
-	else
-		ret = find_first_bit(sd->want, sd->topo->nr_cpus);
-unlock:
-	mutex_unlock(&irq_spread_dev_lock);
-	return ret;
+	vec = sd->vec[vector];
+	do {
+		seq = read_seqcount_begin(&sd->seq);
+		cpu = vec->has_now ? find_first_bit(vec->now, sd->topo->nr_cpus) :
+				     -ENODATA;
+	} while (read_seqcount_retry(&sd->seq, seq));
+	return cpu;
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_vector_cpu);
 
@@ -840,14 +863,14 @@ int irq_spread_dev_set_vectors(struct irq_spread_dev *sd, unsigned int nvec)
 
 	if (!sd)
 		return -EINVAL;
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&sd->lock);
 	if (!nvec || nvec > sd->nr) {
 		ret = -EINVAL;
 		goto unlock;
 	}
 	ret = irq_spread_dev_respread(sd, nvec, sd->policy, false, true);
 unlock:
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&sd->lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_set_vectors);
@@ -876,11 +899,11 @@ int irq_spread_dev_set_policy(struct irq_spread_dev *sd,
 
 	if (!sd || (unsigned int)policy >= IRQ_SPREAD_NR_POLICIES)
 		return -EINVAL;
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&sd->lock);
 	ret = irq_spread_dev_respread(sd, sd->nr_active, policy, true, true);
 	if (!ret)
 		sd->policy_set = true;
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&sd->lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_set_policy);
@@ -896,9 +919,9 @@ enum irq_spread_policy irq_spread_dev_policy(struct irq_spread_dev *sd)
 {
 	enum irq_spread_policy policy;
 
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&sd->lock);
 	policy = sd->policy;
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&sd->lock);
 	return policy;
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_policy);
@@ -924,7 +947,7 @@ int irq_spread_dev_set_cpu_bits(struct irq_spread_dev *sd,
 	old = bitmap_zalloc(bits, GFP_KERNEL);
 	if (!old)
 		return -ENOMEM;
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&sd->lock);
 	/* Only a set that can take an interrupt now: no silent fallback. */
 	irq_spread_topo_eligible(sd->topo, sd->want);
 	ret = -EINVAL;
@@ -942,7 +965,7 @@ int irq_spread_dev_set_cpu_bits(struct irq_spread_dev *sd,
 		sd->restricted = restricted;
 	}
 unlock:
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&sd->lock);
 	bitmap_free(old);
 	return ret;
 }
@@ -991,10 +1014,10 @@ void irq_spread_dev_cpus(struct irq_spread_dev *sd, struct cpumask *cpus)
 
 	n = min_t(unsigned int, n, nr_cpumask_bits);
 	cpumask_clear(cpus);
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&sd->lock);
 	/* bitmap_complement() sets the bits past @n of its last word too. */
 	bitmap_complement(cpumask_bits(cpus), sd->exclude, n);
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&sd->lock);
 	bitmap_clear(cpumask_bits(cpus), n, nr_cpumask_bits - n);
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_cpus);
@@ -1016,10 +1039,10 @@ bool irq_spread_dev_vector_admin(struct irq_spread_dev *sd,
 
 	if (!sd)
 		return false;
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&sd->lock);
 	if (vector < irq_spread_dev_nvec(sd))
 		admin = sd->vec[vector]->admin;
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&sd->lock);
 	return admin;
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_vector_admin);
@@ -1075,10 +1098,13 @@ int irq_spread_devs_show(struct seq_file *m, void *v)
 	struct irq_spread_dev *sd;
 
 	seq_puts(m, "device policy vector irq kind state cpus\n");
-	mutex_lock(&irq_spread_dev_lock);
-	list_for_each_entry(sd, &irq_spread_devs, list)
+	mutex_lock(&irq_spread_devs_lock);
+	list_for_each_entry(sd, &irq_spread_devs, list) {
+		mutex_lock(&sd->lock);
 		irq_spread_dev_show(m, sd);
-	mutex_unlock(&irq_spread_dev_lock);
+		mutex_unlock(&sd->lock);
+	}
+	mutex_unlock(&irq_spread_devs_lock);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_show);
@@ -1105,10 +1131,11 @@ int irq_spread_notifiers_show(struct seq_file *m, void *v)
 	char *path;
 
 	seq_puts(m, "irq device vector notifier\n");
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&irq_spread_devs_lock);
 	list_for_each_entry(sd, &irq_spread_devs, list) {
 		if (sd->topo != &irq_spread_system)
 			continue;
+		mutex_lock(&sd->lock);
 		path = kobject_get_path(&sd->dev->kobj, GFP_KERNEL);
 		for (i = 0; i < irq_spread_dev_nvec(sd); i++) {
 			vec = sd->vec[i];
@@ -1118,7 +1145,8 @@ int irq_spread_notifiers_show(struct seq_file *m, void *v)
 					   irq_spread_vec_notifier(vec));
 		}
 		kfree(path);
+		mutex_unlock(&sd->lock);
 	}
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&irq_spread_devs_lock);
 	return 0;
 }

@@ -12,9 +12,12 @@
  * and went.
  *
  * The library takes no CPU hotplug lock: a CPU going offline is marked
- * leaving, under irq_spread_dev_lock and before its vectors move, and no
- * spread uses a leaving CPU, so a spread racing with the hotplug
- * callbacks is either moved by them or sees the CPU gone.
+ * leaving, under irq_spread_devs_lock and before any device's vectors
+ * move, and no spread uses a leaving CPU.  The callbacks then take each
+ * device's lock in turn, so a spread of a device racing with them either
+ * ran before they reached the device, and is moved by them, or runs after
+ * and sees the CPU gone; a device being added is placed and listed under
+ * irq_spread_devs_lock, before the callbacks or after them.
  */
 #define pr_fmt(fmt) "irq_spread: " fmt
 
@@ -36,7 +39,6 @@
 
 #include "irq_spread_internal.h"
 
-/* Protects irq_spread_devs and the state of every device. */
 /*
  * Spread vector @k of @sd, left without a CPU: the slot its policy gives
  * among the CPUs not leaving, with every other vector counted; a
@@ -273,7 +275,7 @@ static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 	unsigned long *mask, *empty;
 	bool moved = false;
 
-	lockdep_assert_held(&irq_spread_dev_lock);
+	lockdep_assert_held(&sd->lock);
 	empty = bitmap_zalloc(sd->nr_active, GFP_KERNEL);
 	if (!empty) {
 		dev_warn(sd->dev, "irq_spread: vectors left on CPU %u\n", cpu);
@@ -323,14 +325,17 @@ void irq_spread_devs_cpu_offline(struct irq_spread_topology *topo,
 {
 	struct irq_spread_dev *sd;
 
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&irq_spread_devs_lock);
 	if (topo->leaving)
 		set_bit(cpu, topo->leaving);
 	list_for_each_entry(sd, &irq_spread_devs, list) {
-		if (sd->topo == topo)
-			irq_spread_dev_cpu_offline(sd, cpu);
+		if (sd->topo != topo)
+			continue;
+		mutex_lock(&sd->lock);
+		irq_spread_dev_cpu_offline(sd, cpu);
+		mutex_unlock(&sd->lock);
 	}
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&irq_spread_devs_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_cpu_offline);
 
@@ -347,7 +352,7 @@ static void irq_spread_dev_cpu_back(struct irq_spread_dev *sd)
 	unsigned long *mask;
 	bool moved = false;
 
-	lockdep_assert_held(&irq_spread_dev_lock);
+	lockdep_assert_held(&sd->lock);
 	irq_spread_dev_eligible(sd, sd->want);
 	memcpy(sd->spare, sd->placed, longs * sizeof(long));
 	for (k = 0; k < sd->nr_active; k++) {
@@ -387,23 +392,25 @@ void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
 	struct irq_spread_dev *sd;
 	int ret;
 
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&irq_spread_devs_lock);
 	if (topo->leaving)
 		clear_bit(cpu, topo->leaving);
 	list_for_each_entry(sd, &irq_spread_devs, list) {
 		if (sd->topo != topo)
 			continue;
+		mutex_lock(&sd->lock);
 		if (test_bit(cpu, sd->usable)) {
 			irq_spread_dev_cpu_back(sd);
-			continue;
+		} else {
+			ret = irq_spread_dev_respread(sd, sd->nr_active,
+						      sd->policy, false, false);
+			if (ret)
+				dev_warn(sd->dev, "irq_spread: vectors not placed again: %d\n",
+					 ret);
 		}
-		ret = irq_spread_dev_respread(sd, sd->nr_active, sd->policy,
-					      false, false);
-		if (ret)
-			dev_warn(sd->dev, "irq_spread: vectors not placed again: %d\n",
-				 ret);
+		mutex_unlock(&sd->lock);
 	}
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&irq_spread_devs_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_cpu_online);
 

@@ -61,7 +61,6 @@
 
 #include "irq_spread_internal.h"
 
-/* Protects irq_spread_devs and the state of every device. */
 /**
  * irq_spread_irq_apply - set an interrupt's affinity and affinity hint
  * @irq: the interrupt
@@ -148,7 +147,7 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_get);
  * An interrupt has one affinity notifier; the library refuses to replace
  * another's (irq_cpu_rmap_add()'s, for one), which would silently stop it.
  *
- * Context: process context, irq_spread_dev_lock not held: removal waits
+ * Context: process context, the device's lock not held: removal waits
  * for a notification in progress, which takes it.
  * Return: 0; -EBUSY if @irq has another notifier; -EINVAL if it has no
  * descriptor.
@@ -223,13 +222,32 @@ bool irq_spread_dev_want(const struct irq_spread_dev *sd,
 	return true;
 }
 
+/*
+ * A change of vectors' @now and @has_now, which irq_spread_dev_vector_mask()
+ * and irq_spread_dev_vector_cpu() read without a lock: between these two,
+ * with @sd->lock held.  Interrupts off, so that a reader in an interrupt
+ * handler never spins on a write it interrupted.
+ */
+void irq_spread_vec_write_begin(struct irq_spread_dev *sd, unsigned long *flags)
+{
+	lockdep_assert_held(&sd->lock);
+	raw_spin_lock_irqsave(&sd->seq_lock, *flags);
+	write_seqcount_begin(&sd->seq);
+}
+
+void irq_spread_vec_write_end(struct irq_spread_dev *sd, unsigned long flags)
+{
+	write_seqcount_end(&sd->seq);
+	raw_spin_unlock_irqrestore(&sd->seq_lock, flags);
+}
+
 /* Vector @v's CPUs, as the driver sees them, into @dst; false if none. */
 bool irq_spread_dev_current(const struct irq_spread_dev *sd,
 			    unsigned int v, unsigned long *dst)
 {
 	const struct irq_spread_vec *vec = sd->vec[v];
 
-	lockdep_assert_held(&irq_spread_dev_lock);
+	lockdep_assert_held(&sd->lock);
 	if (vec->has_now)
 		bitmap_copy(dst, vec->now, sd->stride * BITS_PER_LONG);
 	return vec->has_now;
@@ -245,11 +263,14 @@ void irq_spread_vec_refresh(struct irq_spread_dev *sd, unsigned int v,
 			    unsigned int nr_active)
 {
 	struct irq_spread_vec *vec = sd->vec[v];
+	unsigned long flags;
 
+	irq_spread_vec_write_begin(sd, &flags);
 	vec->has_now = irq_spread_dev_want(sd, masks, nr_active, v, vec->now);
 	if (vec->has_now && vec->admin)
 		bitmap_copy(vec->now, vec->admin_mask,
 			    sd->stride * BITS_PER_LONG);
+	irq_spread_vec_write_end(sd, flags);
 }
 
 /* Point the device's aRFS reverse map's object of vector @vec at @mask. */
@@ -275,7 +296,7 @@ void irq_spread_dev_report(struct irq_spread_dev *sd,
 {
 	unsigned int nvec = irq_spread_dev_nvec(sd);
 
-	lockdep_assert_held(&irq_spread_dev_lock);
+	lockdep_assert_held(&sd->lock);
 	if (!sd->ops || !sd->ops->changed || sd->dead ||
 	    bitmap_empty(changed, nvec))
 		return;
@@ -291,15 +312,15 @@ void irq_spread_dev_work(struct work_struct *work)
 	bool have;
 
 	for (;;) {
-		mutex_lock(&irq_spread_dev_lock);
+		mutex_lock(&sd->lock);
 		v = find_first_bit(sd->pending, irq_spread_dev_nvec(sd));
 		if (sd->dead || v >= irq_spread_dev_nvec(sd)) {
-			mutex_unlock(&irq_spread_dev_lock);
+			mutex_unlock(&sd->lock);
 			return;
 		}
 		__clear_bit(v, sd->pending);
 		have = irq_spread_dev_current(sd, v, sd->report);
-		mutex_unlock(&irq_spread_dev_lock);
+		mutex_unlock(&sd->lock);
 		if (have)
 			sd->ops->changed(sd->priv, v, to_cpumask(sd->report));
 	}
@@ -311,7 +332,7 @@ void irq_spread_dev_work(struct work_struct *work)
  *
  * For KUnit, which checks the calls of &irq_spread_dev_ops.changed.
  *
- * Context: process context, irq_spread_dev_lock not held.
+ * Context: process context, the device's lock not held.
  */
 void irq_spread_dev_flush(struct irq_spread_dev *sd)
 {
@@ -324,7 +345,7 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_flush);
  * library's own apply, or the administrator's write.
  *
  * The interrupt core copies the mask when its work runs, and this waits
- * for irq_spread_dev_lock after that: an apply of the library's in between
+ * for the device's lock after that: an apply of the library's in between
  * makes the copy stale.  So the copy counts only if the interrupt still
  * has it; a stale one is followed by the notification of whatever changed
  * the interrupt since.  What the interrupt has, when it is not what the
@@ -338,8 +359,9 @@ void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 	struct irq_spread_dev *sd = vec->sd;
 	unsigned int n = sd->topo->nr_cpus, k;
 	unsigned long *now = sd->want;
+	unsigned long flags;
 
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&sd->lock);
 	if (sd->dead || !vec->irq)
 		goto unlock;
 	if (!irq_spread_irq_get(vec->irq, to_cpumask(now)) ||
@@ -355,14 +377,16 @@ void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 	bitmap_zero(vec->admin_mask, sd->stride * BITS_PER_LONG);
 	bitmap_copy(vec->admin_mask, now, n);
 	bitmap_copy(vec->seen, vec->admin_mask, sd->stride * BITS_PER_LONG);
+	irq_spread_vec_write_begin(sd, &flags);
 	bitmap_copy(vec->now, vec->admin_mask, sd->stride * BITS_PER_LONG);
 	vec->has_now = true;
+	irq_spread_vec_write_end(sd, flags);
 	irq_spread_vec_rmap(sd, vec, vec->admin_mask);
 	bitmap_zero(sd->changed, irq_spread_dev_nvec(sd));
 	__set_bit(vec->index, sd->changed);
 	irq_spread_dev_report(sd, sd->changed);
 unlock:
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&sd->lock);
 }
 
 /* The notifier's memory is the vector's, freed after its removal. */
@@ -518,7 +542,7 @@ int irq_spread_dev_commit(struct irq_spread_dev *sd,
 	bool want;
 	int ret = 0, err;
 
-	lockdep_assert_held(&irq_spread_dev_lock);
+	lockdep_assert_held(&sd->lock);
 	old = kcalloc(nvec, sizeof(*old), GFP_KERNEL);
 	if (!old)
 		return -ENOMEM;
@@ -571,13 +595,13 @@ out:
  * was not among them, and that the device may use, places the device
  * afresh again.
  *
- * Context: irq_spread_dev_lock held.
+ * Context: the device's lock held.
  */
 void irq_spread_dev_placed_afresh(struct irq_spread_dev *sd)
 {
 	unsigned int v;
 
-	lockdep_assert_held(&irq_spread_dev_lock);
+	lockdep_assert_held(&sd->lock);
 	irq_spread_dev_eligible(sd, sd->usable);
 	if (sd->restricted)
 		bitmap_or(sd->usable, sd->usable, sd->exclude,
@@ -592,7 +616,7 @@ void irq_spread_dev_committed(struct irq_spread_dev *sd)
 	struct irq_spread_vec *vec;
 	unsigned int v;
 
-	lockdep_assert_held(&irq_spread_dev_lock);
+	lockdep_assert_held(&sd->lock);
 	for_each_set_bit(v, sd->changed, irq_spread_dev_nvec(sd)) {
 		vec = sd->vec[v];
 		if (vec->has_now)
@@ -616,7 +640,7 @@ int irq_spread_dev_respread(struct irq_spread_dev *sd,
 	struct irq_spread_topology *topo = sd->topo;
 	int ret;
 
-	lockdep_assert_held(&irq_spread_dev_lock);
+	lockdep_assert_held(&sd->lock);
 	irq_spread_topo_release(topo, sd->nr_active, sd->placed, sd->stride);
 	ret = irq_spread_topo_cpus(topo, sd->node, nr_active, policy,
 				   irq_spread_dev_exclude(sd), sd->spare,

@@ -35,10 +35,13 @@
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/interrupt.h>
+#include <linux/irqflags.h>
 #include <linux/irq_spread.h>
 #include <linux/kernfs.h>
 #include <linux/limits.h>
+#include <linux/mutex.h>
 #include <linux/numa.h>
+#include <linux/panic.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sprintf.h>
@@ -404,10 +407,10 @@ static struct device *class_dev(struct kunit *test)
 	struct irq_spread_dev *sd;
 	struct device *cdev;
 
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&irq_spread_devs_lock);
 	sd = irq_spread_dev_find(t->dev);
 	cdev = sd ? sd->cdev : NULL;
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&irq_spread_devs_lock);
 	return cdev;
 }
 
@@ -848,6 +851,58 @@ static void irq_spread_test_dev_cpus_locked(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
 	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 3), "0;2;4");
 	irq_spread_dev_unregister(sd);
+}
+
+/*
+ * The vector lookups take no lock and do not sleep, so a driver may call
+ * them in atomic context: with interrupts off they give what they give in
+ * process context (numa-core, 4 vectors on node 0: 0;2;1;3), and the
+ * kernel's might_sleep() check (CONFIG_DEBUG_ATOMIC_SLEEP), which reports
+ * and taints the kernel when a sleeping lock is taken there, stays quiet.
+ * Then with the device's lock held by the caller, as a thread placing the
+ * device holds it: the same answers.
+ */
+static void irq_spread_test_dev_lookup_atomic(struct kunit *test)
+{
+	static const unsigned int want[] = { 0, 2, 1, 3 };
+	struct irq_spread_dev_info info = spread_info(test->priv, 0,
+						   IRQ_SPREAD_NUMA_CORE, 4);
+	struct irq_spread_dev *sd = dev_register_info(test, &info);
+	struct cpumask *masks;
+	unsigned long flags;
+	int cpu[4], ret[4];
+	unsigned int v;
+
+	if (!IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP))
+		kunit_skip(test, "no CONFIG_DEBUG_ATOMIC_SLEEP to catch a sleep");
+	if (test_taint(TAINT_WARN))
+		kunit_skip(test, "kernel tainted already: a sleep would not show");
+	masks = kunit_kcalloc(test, 4, cpumask_size(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, masks);
+
+	local_irq_save(flags);
+	for (v = 0; v < 4; v++) {
+		cpu[v] = irq_spread_dev_vector_cpu(sd, v);
+		ret[v] = irq_spread_dev_vector_mask(sd, v, &masks[v]);
+	}
+	local_irq_restore(flags);
+	/* Had a lookup taken the lock, the calls below would deadlock. */
+	KUNIT_ASSERT_FALSE_MSG(test, test_taint(TAINT_WARN),
+			       "a lookup slept or warned with interrupts off");
+	for (v = 0; v < 4; v++) {
+		KUNIT_EXPECT_EQ(test, cpu[v], want[v]);
+		KUNIT_EXPECT_EQ(test, ret[v], 0);
+		KUNIT_EXPECT_TRUE(test, cpumask_equal(&masks[v],
+						      cpumask_of(want[v])));
+	}
+
+	/* A lookup waits for no placement in progress. */
+	mutex_lock(&sd->lock);
+	for (v = 0; v < 4; v++)
+		cpu[v] = irq_spread_dev_vector_cpu(sd, v);
+	mutex_unlock(&sd->lock);
+	for (v = 0; v < 4; v++)
+		KUNIT_EXPECT_EQ(test, cpu[v], want[v]);
 }
 
 /* Bad arguments of the vector calls: an error, nothing changed. */
@@ -1834,6 +1889,7 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_dev_register_system),
 	KUNIT_CASE(irq_spread_test_dev_cpus_locked),
 	KUNIT_CASE(irq_spread_test_dev_calls_bad),
+	KUNIT_CASE(irq_spread_test_dev_lookup_atomic),
 	KUNIT_CASE(irq_spread_test_dev_reserved),
 	KUNIT_CASE(irq_spread_test_dev_set_vectors),
 	KUNIT_CASE(irq_spread_test_dev_set_vectors_fails),

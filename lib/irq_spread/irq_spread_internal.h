@@ -16,6 +16,8 @@
 #include <linux/irq_spread.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/seqlock.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -196,8 +198,8 @@ int irq_spread_pool_show(struct seq_file *m, void *v);
  * How registered devices reach their interrupts: the interrupt core's
  * functions, behind KUnit static stubs (KUNIT_STATIC_STUB_REDIRECT()), so
  * that KUnit can test the device layer without interrupts (UML has none
- * that take an affinity) and play the administrator.  Called with
- * irq_spread_dev_lock held, but for irq_spread_irq_notifier().
+ * that take an affinity) and play the administrator.  Called with the
+ * device's lock held, but for irq_spread_irq_notifier().
  */
 int irq_spread_irq_apply(unsigned int irq, const struct cpumask *mask);
 int irq_spread_irq_affinity(unsigned int irq, const struct cpumask *mask);
@@ -227,7 +229,8 @@ int irq_spread_irq_notifier(unsigned int irq,
  *	left: a notification of any other mask is the administrator's
  * @admin_mask: the administrator's mask, while @admin
  * @now: the vector's CPUs, as irq_spread_dev_vector_mask() gives them: the
- *	administrator's, or those of the placement
+ *	administrator's, or those of the placement; with @has_now, written
+ *	under &irq_spread_dev.seq (irq_spread_vec_write_begin())
  * @home: while @displaced, the spread vector's placement before CPU hotplug
  *	took a CPU of it away
  * @masks: the memory of the masks above
@@ -255,7 +258,11 @@ struct irq_spread_vec {
 
 /**
  * struct irq_spread_dev - a device registered with irq_spread
- * @list: in the list of registered devices
+ * @list: in the list of registered devices, under irq_spread_devs_lock
+ * @lock: protects the device's state
+ * @seq_lock: serialises the writes under @seq, inside @lock
+ * @seq: lets irq_spread_dev_vector_mask() and irq_spread_dev_vector_cpu()
+ *	read the vectors' @now and @has_now without @lock
  * @topo: the machine
  * @dev: the device
  * @node: the device's NUMA node, or NUMA_NO_NODE
@@ -292,12 +299,16 @@ struct irq_spread_vec {
  * @work: tells @ops->changed() of the vectors in @pending
  * @dead: unregistering: nothing is applied or reported any more
  *
- * Everything but @topo, @dev, @node, @pre, @post, @reserved, @ops, @priv,
- * @rmap, @stride, @flags, @cdev, @report and @work, which do not change
- * while the device is registered, is protected by irq_spread_dev_lock.
+ * Everything but @topo, @dev, @node, @pre, @nr, @post, @reserved, @ops,
+ * @priv, @rmap, @stride, @vec (the array), @flags, @cdev, @report and
+ * @work, which do not change while the device is registered, is
+ * protected by @lock.
  */
 struct irq_spread_dev {
 	struct list_head list;
+	struct mutex lock;		/* the device's state */
+	raw_spinlock_t seq_lock;	/* the writes under @seq */
+	seqcount_raw_spinlock_t seq;
 	struct irq_spread_topology *topo;
 	struct device *dev;
 	int node;
@@ -329,7 +340,7 @@ struct irq_spread_dev {
 	bool dead;
 };
 
-extern struct mutex irq_spread_dev_lock;
+extern struct mutex irq_spread_devs_lock;
 extern struct list_head irq_spread_devs;
 extern const struct attribute_group *irq_spread_dev_groups[];
 extern struct dentry *irq_spread_pool_dir;
@@ -363,6 +374,9 @@ bool irq_spread_dev_want(const struct irq_spread_dev *sd,
 			 unsigned int v, unsigned long *dst);
 bool irq_spread_dev_current(const struct irq_spread_dev *sd, unsigned int v,
 			    unsigned long *dst);
+void irq_spread_vec_write_begin(struct irq_spread_dev *sd,
+				unsigned long *flags);
+void irq_spread_vec_write_end(struct irq_spread_dev *sd, unsigned long flags);
 void irq_spread_vec_refresh(struct irq_spread_dev *sd, unsigned int v,
 			    const unsigned long *masks, unsigned int nr_active);
 void irq_spread_vec_rmap(const struct irq_spread_dev *sd,

@@ -16,7 +16,7 @@
  * events (SUBSYSTEM=="irq_spread").  Netdevs, whose knobs net core shows,
  * have none.
  *
- * The files' show and store take irq_spread_dev_lock; the class device is
+ * The files' show and store take the device's lock; the class device is
  * removed, which waits for them, before the registration goes.
  */
 #include <linux/bitmap.h>
@@ -67,9 +67,9 @@ static ssize_t cpus_show(struct device *cdev, struct device_attribute *attr,
 	cpus = bitmap_zalloc(n, GFP_KERNEL);
 	if (!cpus)
 		return -ENOMEM;
-	mutex_lock(&irq_spread_dev_lock);
+	mutex_lock(&sd->lock);
 	bitmap_complement(cpus, sd->exclude, n);
-	mutex_unlock(&irq_spread_dev_lock);
+	mutex_unlock(&sd->lock);
 	len = sysfs_emit(buf, "%*pbl\n", n, cpus);
 	bitmap_free(cpus);
 	return len;
@@ -127,7 +127,7 @@ static const struct class irq_spread_class = {
  *
  * Nothing for a device registered with %IRQ_SPREAD_DEV_NO_CLASS.
  *
- * Context: process context, irq_spread_dev_lock not held.
+ * Context: process context, the device's lock not held.
  * Return: 0 or the error of its creation.
  */
 int irq_spread_dev_class_add(struct irq_spread_dev *sd)
@@ -150,7 +150,7 @@ int irq_spread_dev_class_add(struct irq_spread_dev *sd)
  *
  * Waits for its files' show and store in progress.
  *
- * Context: process context, irq_spread_dev_lock not held.
+ * Context: process context, the device's lock not held.
  */
 void irq_spread_dev_class_del(struct irq_spread_dev *sd)
 {

@@ -127,6 +127,15 @@ struct mutex {
 #define mutex_unlock(m)			do { assert((m)->held); (m)->held = false; } while (0)
 #define lockdep_assert_held(m)		assert((m)->held)
 
+/* raw spinlock and sequence count: only as members, as below */
+typedef struct {
+	bool held;
+} raw_spinlock_t;
+
+typedef struct {
+	unsigned int sequence;
+} seqcount_raw_spinlock_t;
+
 /* list, work, kref: only as members of structures the tool never uses */
 struct list_head {
 	struct list_head *next, *prev;

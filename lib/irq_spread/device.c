@@ -27,8 +27,8 @@
  *  - irq_spread_devs_lock, a mutex: the list of devices.  Held to add a
  *    device (its first placement and its entry, so that a CPU hotplug
  *    callback sees it placed or not at all), to remove one, and by the
- *    CPU hotplug callbacks and the debugfs files, which visit every device
- *    in turn;
+ *    CPU hotplug callbacks, the debugfs files and the class's irqs file
+ *    (irq_spread_devs_irqs()), which visit every device in turn;
  *  - &irq_spread_dev.lock, a mutex per device: the device's state.  Its
  *    calls, its files, its affinity notifications and its report work
  *    take it, and no other device's: two devices are placed, applied and
@@ -43,6 +43,10 @@
  *
  * Nothing waits for the affinity notifier, the driver's callback or the
  * sysfs files with a device's lock held, as each of them takes it.
+ *
+ * Pools (pool.c) have their own locks, a mutex for the list of pools and
+ * one per pool, which the library never takes with irq_spread_devs_lock or
+ * a device's lock held: the irqs file reads the devices, then the pools.
  */
 #define pr_fmt(fmt) "irq_spread: " fmt
 
@@ -1149,4 +1153,38 @@ int irq_spread_notifiers_show(struct seq_file *m, void *v)
 	}
 	mutex_unlock(&irq_spread_devs_lock);
 	return 0;
+}
+
+/**
+ * irq_spread_devs_irqs - mark the interrupts attached to a machine's devices
+ * @topo: the machine
+ * @irqs: a bitmap of Linux interrupt numbers, @nr_irqs bits, where the
+ *	interrupt of every vector of every device registered on @topo that
+ *	has one (irq_spread_dev_attach()) is set
+ * @nr_irqs: the size of @irqs; interrupts at or above it are left out
+ *
+ * Sets bits only, and changes nothing of the devices.
+ *
+ * Context: process context, may sleep: takes irq_spread_devs_lock, then
+ * each device's lock in turn.
+ */
+void irq_spread_devs_irqs(const struct irq_spread_topology *topo,
+			  unsigned long *irqs, unsigned int nr_irqs)
+{
+	struct irq_spread_dev *sd;
+	unsigned int v, irq;
+
+	mutex_lock(&irq_spread_devs_lock);
+	list_for_each_entry(sd, &irq_spread_devs, list) {
+		if (sd->topo != topo)
+			continue;
+		mutex_lock(&sd->lock);
+		for (v = 0; v < irq_spread_dev_nvec(sd); v++) {
+			irq = sd->vec[v]->irq;
+			if (irq && irq < nr_irqs)
+				__set_bit(irq, irqs);
+		}
+		mutex_unlock(&sd->lock);
+	}
+	mutex_unlock(&irq_spread_devs_lock);
 }

@@ -35,6 +35,7 @@
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/interrupt.h>
+#include <linux/irqnr.h>
 #include <linux/irqflags.h>
 #include <linux/irq_spread.h>
 #include <linux/kernfs.h>
@@ -103,6 +104,8 @@ struct fake_call {
  * @dev: the device
  * @irq: the fake interrupts
  * @fail_irq: the interrupt whose affinity cannot be set, or 0
+ * @alias_irq: an interrupt number of the running machine that stands for
+ *	the last fake interrupt, or 0
  * @calls: the calls of the changed callback, in order
  * @nr_calls: how many
  */
@@ -111,6 +114,7 @@ struct dev_test {
 	struct device *dev;
 	struct fake_irq irq[FAKE_MAX_IRQS];
 	unsigned int fail_irq;
+	unsigned int alias_irq;
 	struct fake_call calls[FAKE_CALLS];
 	unsigned int nr_calls;
 };
@@ -126,6 +130,8 @@ static struct fake_irq *fake_irq(unsigned int irq)
 
 	if (irq - FAKE_IRQ_BASE < FAKE_MAX_IRQS)
 		return &cur_test()->irq[irq - FAKE_IRQ_BASE];
+	if (irq && irq == cur_test()->alias_irq)
+		return &cur_test()->irq[FAKE_MAX_IRQS - 1];
 	KUNIT_FAIL(test, "IRQ %u is no fake one", irq);
 	return &cur_test()->irq[0];
 }
@@ -442,16 +448,25 @@ static int sysfs_mode(struct kunit *test, const char *file)
 	return mode;
 }
 
-static struct device_attribute *dev_attr(struct kunit *test, const char *name)
+/* Attribute @name of the first group of @groups; the test ends without. */
+static struct attribute *group_attr(struct kunit *test,
+				    const struct attribute_group **groups,
+				    const char *name)
 {
 	struct attribute *const *a;
 
-	for (a = irq_spread_dev_groups[0]->attrs; *a; a++) {
+	for (a = groups[0]->attrs; *a; a++) {
 		if (!strcmp((*a)->name, name))
-			return container_of(*a, struct device_attribute, attr);
+			return *a;
 	}
 	KUNIT_FAIL_AND_ABORT(test, "no attribute %s", name);
 	return NULL;
+}
+
+static struct device_attribute *dev_attr(struct kunit *test, const char *name)
+{
+	return container_of(group_attr(test, irq_spread_dev_groups, name),
+			    struct device_attribute, attr);
 }
 
 /* Read the class device's file @name as sysfs does. */
@@ -1881,6 +1896,214 @@ static void irq_spread_test_dev_rmap(struct kunit *test)
 }
 #endif
 
+/* Pool vectors of the list tests: vector v's interrupt is POOL_IRQ_BASE + v. */
+#define POOL_IRQ_BASE	108
+#define LIST_NR_IRQS	128
+
+static int list_pool_request(void *priv, unsigned int vector,
+			     const struct cpumask *mask)
+{
+	return POOL_IRQ_BASE + vector;
+}
+
+static void list_pool_release(void *priv, unsigned int vector,
+			      unsigned int irq)
+{
+}
+
+static const struct irq_spread_pool_ops list_pool_ops = {
+	.request	= list_pool_request,
+	.release	= list_pool_release,
+};
+
+static void list_pool_destroy(void *pool)
+{
+	irq_spread_pool_destroy(pool);
+}
+
+/* irq_spread_irqs_list() of @topo below @nr_irqs, in a buffer of 64 bytes. */
+static const char *irqs_list(struct kunit *test,
+			     const struct irq_spread_topology *topo,
+			     unsigned int nr_irqs)
+{
+	char *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+	int len;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	len = irq_spread_irqs_list(topo, nr_irqs, buf, 64);
+	KUNIT_ASSERT_GE(test, len, 0);
+	KUNIT_EXPECT_EQ(test, len, strlen(buf));
+	return buf;
+}
+
+/*
+ * The interrupts the library places on a machine: attached vectors of its
+ * devices, requested vectors of its pools, nothing of another machine's.
+ * By hand: a 4-vector device attached to 100-103; vector 1 detached; a
+ * 3-vector pool whose first get requests vector 0 (108), whose second
+ * requests vector 1 (109: vector 0 has the share of 2 users over 3
+ * vectors, ceil(2 / 3) = 1, already), then vector 0 put (its last user)
+ * and released; after the devices go, vector 1 put too.
+ */
+static void irq_spread_test_irqs_list(struct kunit *test)
+{
+	struct dev_test *t = test->priv;
+	struct irq_spread_pool_info pinfo = {
+		.name = "irq_spread_test_list", .node = 0,
+		.policy = IRQ_SPREAD_NUMA, .nr_vectors = 3,
+		.ops = &list_pool_ops,
+	};
+	struct irq_spread_topology *topo = &t->m->topo;
+	struct irq_spread_dev_info info;
+	struct irq_spread_dev *sd, *other;
+	struct irq_spread_pool *pool;
+	struct test_topo *m2;
+	struct device *dev2;
+	const char *before;
+	char buf[20];
+
+	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, LIST_NR_IRQS), "\n");
+	sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
+	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, LIST_NR_IRQS),
+			   "100-103\n");
+	irq_spread_dev_detach(sd, 1);
+	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, LIST_NR_IRQS),
+			   "100,102-103\n");
+
+	pool = irq_spread_pool_topo_create(topo, &pinfo);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pool);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, list_pool_destroy,
+							pool), 0);
+	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, LIST_NR_IRQS),
+			   "100,102-103\n");
+	KUNIT_EXPECT_EQ(test, irq_spread_pool_topo_get(pool, NULL), 0);
+	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, LIST_NR_IRQS),
+			   "100,102-103,108\n");
+	KUNIT_EXPECT_EQ(test, irq_spread_pool_topo_get(pool, NULL), 1);
+	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, LIST_NR_IRQS),
+			   "100,102-103,108-109\n");
+	KUNIT_EXPECT_EQ(test, irq_spread_pool_put(pool, 0), 0);
+	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, LIST_NR_IRQS),
+			   "100,102-103,109\n");
+
+	/* Another machine's device is not this one's, nor the reverse. */
+	m2 = irq_spread_test_topo_new(test, &two_node);
+	dev2 = kunit_device_register(test, "irq_spread_test_other");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev2);
+	info = spread_info(t, 1, IRQ_SPREAD_NUMA, 1);
+	info.dev = dev2;
+	other = irq_spread_dev_topo_register(&m2->topo, &info);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, other);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dev_test_unregister,
+							other), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(other, 0, 104), 0);
+	fake_notify(test);
+	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, LIST_NR_IRQS),
+			   "100,102-103,109\n");
+	KUNIT_EXPECT_STREQ(test, irqs_list(test, &m2->topo, LIST_NR_IRQS),
+			   "104\n");
+
+	/* Numbers at or above the bound are left out. */
+	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, 102), "100\n");
+	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, 100), "\n");
+
+	/* A line longer than the buffer: EFBIG, nothing written. */
+	memset(buf, 'x', sizeof(buf));
+	KUNIT_EXPECT_EQ(test, irq_spread_irqs_list(topo, LIST_NR_IRQS, buf, 16),
+			-EFBIG);
+	KUNIT_EXPECT_NULL(test, memchr_inv(buf, 'x', sizeof(buf)));
+	KUNIT_EXPECT_EQ(test, irq_spread_irqs_list(topo, LIST_NR_IRQS, buf, 17),
+			16);
+	KUNIT_EXPECT_STREQ(test, buf, "100,102-103,109\n");
+
+	/* Reading changes nothing: placements, interrupts, debugfs. */
+	fake_sets_zero(test);
+	before = dev_debugfs(test);
+	irqs_list(test, topo, LIST_NR_IRQS);
+	irqs_list(test, &m2->topo, LIST_NR_IRQS);
+	fake_notify(test);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, FAKE_MAX_IRQS), 0);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test), before);
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 4), "0;1;2;3");
+
+	kunit_release_action(test, dev_test_unregister, other);
+	KUNIT_EXPECT_STREQ(test, irqs_list(test, &m2->topo, LIST_NR_IRQS), "\n");
+	kunit_release_action(test, dev_test_unregister, sd);
+	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, LIST_NR_IRQS), "109\n");
+	KUNIT_EXPECT_EQ(test, irq_spread_pool_put(pool, 1), 0);
+	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, LIST_NR_IRQS), "\n");
+	kunit_release_action(test, list_pool_destroy, pool);
+	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, LIST_NR_IRQS), "\n");
+}
+
+static struct class_attribute *class_attr(struct kunit *test, const char *name)
+{
+	return container_of(group_attr(test, irq_spread_class_groups, name),
+			    struct class_attribute, attr);
+}
+
+/* /sys/class/irq_spread/irqs, parsed: whether it lists @irq. */
+static bool class_irqs_has(struct kunit *test, unsigned int irq)
+{
+	struct class_attribute *attr = class_attr(test, "irqs");
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	unsigned int nr = READ_ONCE(nr_irqs);
+	unsigned long *irqs = kunit_kcalloc(test, BITS_TO_LONGS(nr),
+					    sizeof(long), GFP_KERNEL);
+	ssize_t len;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, irqs);
+	len = attr->show(NULL, attr, buf);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_ASSERT_LT(test, len, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, buf[len - 1], '\n');
+	KUNIT_ASSERT_EQ(test, bitmap_parselist(buf, irqs, nr), 0);
+	return test_bit(irq, irqs);
+}
+
+/*
+ * The class's file lists the running machine's interrupts: a device
+ * registered on it, its vector attached to an interrupt number (the
+ * highest the machine may have, behind the fakes), is listed until the
+ * vector is detached; a device of an injected machine with the same
+ * number attached is not.  Read only.
+ */
+static void irq_spread_test_irqs_file(struct kunit *test)
+{
+	struct class_attribute *attr = class_attr(test, "irqs");
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev_info info;
+	struct irq_spread_dev *sd;
+
+	KUNIT_EXPECT_EQ(test, attr->attr.mode, 0444);
+	KUNIT_EXPECT_NULL(test, attr->store);
+
+	t->alias_irq = READ_ONCE(nr_irqs) - 1;
+	if (class_irqs_has(test, t->alias_irq))
+		kunit_skip(test, "IRQ %u is placed by irq_spread already",
+			   t->alias_irq);
+
+	sd = dev_register(test, IRQ_SPREAD_NUMA, 1);
+	irq_spread_dev_detach(sd, 0);
+	KUNIT_ASSERT_EQ(test, irq_spread_dev_attach(sd, 0, t->alias_irq), 0);
+	fake_notify(test);
+	KUNIT_EXPECT_FALSE(test, class_irqs_has(test, t->alias_irq));
+	kunit_release_action(test, dev_test_unregister, sd);
+
+	info = spread_info(t, NUMA_NO_NODE, IRQ_SPREAD_NUMA, 1);
+	sd = irq_spread_dev_register(&info);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dev_test_unregister,
+							sd), 0);
+	KUNIT_EXPECT_FALSE(test, class_irqs_has(test, t->alias_irq));
+	KUNIT_ASSERT_EQ(test, irq_spread_dev_attach(sd, 0, t->alias_irq), 0);
+	fake_notify(test);
+	KUNIT_EXPECT_TRUE(test, class_irqs_has(test, t->alias_irq));
+	irq_spread_dev_detach(sd, 0);
+	KUNIT_EXPECT_FALSE(test, class_irqs_has(test, t->alias_irq));
+}
+
 static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_dev_register),
 	KUNIT_CASE(irq_spread_test_dev_policy_default),
@@ -1908,6 +2131,8 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE_PARAM(irq_spread_test_dev_hotplug, hotplug_gen_params),
 	KUNIT_CASE(irq_spread_test_dev_hotplug_others),
 	KUNIT_CASE(irq_spread_test_dev_changed),
+	KUNIT_CASE(irq_spread_test_irqs_list),
+	KUNIT_CASE(irq_spread_test_irqs_file),
 #ifdef CONFIG_CPU_RMAP
 	KUNIT_CASE(irq_spread_test_dev_rmap),
 #endif

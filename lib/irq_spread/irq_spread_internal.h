@@ -170,6 +170,7 @@ struct irq_spread_pool_vec {
  * @hop: scratch: one hop mask
  * @nodes: scratch: the nodes of the consumer's CPUs, @topo->nr_nodes bits
  * @debugfs: the pool's debugfs file
+ * @list: in the list of pools, under its own mutex (pool.c)
  */
 struct irq_spread_pool {
 	struct irq_spread_topology *topo;
@@ -185,6 +186,7 @@ struct irq_spread_pool {
 	unsigned long *hop;
 	unsigned long *nodes;
 	struct dentry *debugfs;
+	struct list_head list;
 };
 
 struct irq_spread_pool *
@@ -193,6 +195,8 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 int irq_spread_pool_topo_get(struct irq_spread_pool *pool,
 			     const unsigned long *cpus);
 int irq_spread_pool_show(struct seq_file *m, void *v);
+void irq_spread_pools_irqs(const struct irq_spread_topology *topo,
+			   unsigned long *irqs, unsigned int nr_irqs);
 
 /*
  * How registered devices reach their interrupts: the interrupt core's
@@ -343,6 +347,7 @@ struct irq_spread_dev {
 extern struct mutex irq_spread_devs_lock;
 extern struct list_head irq_spread_devs;
 extern const struct attribute_group *irq_spread_dev_groups[];
+extern const struct attribute_group *irq_spread_class_groups[];
 extern struct dentry *irq_spread_pool_dir;
 
 int irq_spread_dev_class_add(struct irq_spread_dev *sd);
@@ -368,6 +373,10 @@ void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
 void irq_spread_dev_flush(struct irq_spread_dev *sd);
 int irq_spread_devs_show(struct seq_file *m, void *v);
 int irq_spread_notifiers_show(struct seq_file *m, void *v);
+void irq_spread_devs_irqs(const struct irq_spread_topology *topo,
+			  unsigned long *irqs, unsigned int nr_irqs);
+int irq_spread_irqs_list(const struct irq_spread_topology *topo,
+			 unsigned int nr_irqs, char *buf, size_t size);
 
 bool irq_spread_dev_want(const struct irq_spread_dev *sd,
 			 const unsigned long *masks, unsigned int nr_active,

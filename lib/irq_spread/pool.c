@@ -39,6 +39,7 @@
 #include <linux/init.h>
 #include <linux/irq_spread.h>
 #include <linux/limits.h>
+#include <linux/list.h>
 #include <linux/lockdep.h>
 #include <linux/math.h>
 #include <linux/minmax.h>
@@ -52,6 +53,14 @@
 #include <kunit/visibility.h>
 
 #include "irq_spread_internal.h"
+
+/*
+ * Every pool, for the interrupts they have requested (irq_spread_pools_irqs()).
+ * The mutex is taken before any pool's, never with irq_spread_devs_lock or
+ * a device's lock held.
+ */
+static DEFINE_MUTEX(irq_spread_pools_lock);
+static LIST_HEAD(irq_spread_pools);
 
 static unsigned long *irq_spread_pool_mask(const struct irq_spread_pool *pool,
 					   unsigned int v)
@@ -412,6 +421,40 @@ int irq_spread_pool_show(struct seq_file *m, void *v)
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_pool_show);
 
+/**
+ * irq_spread_pools_irqs - mark the interrupts a machine's pools requested
+ * @topo: the machine
+ * @irqs: a bitmap of Linux interrupt numbers, @nr_irqs bits, where the
+ *	interrupt of every requested vector (one with a user) of every pool
+ *	on @topo is set
+ * @nr_irqs: the size of @irqs; interrupts at or above it are left out
+ *
+ * Sets bits only, and changes nothing of the pools.
+ *
+ * Context: process context, may sleep: takes the list of pools' mutex,
+ * then each pool's mutex in turn.
+ */
+void irq_spread_pools_irqs(const struct irq_spread_topology *topo,
+			   unsigned long *irqs, unsigned int nr_irqs)
+{
+	struct irq_spread_pool *pool;
+	unsigned int v, irq;
+
+	mutex_lock(&irq_spread_pools_lock);
+	list_for_each_entry(pool, &irq_spread_pools, list) {
+		if (pool->topo != topo)
+			continue;
+		mutex_lock(&pool->lock);
+		for (v = 0; v < pool->info.nr_vectors; v++) {
+			irq = pool->vec[v].irq;
+			if (pool->vec[v].users && irq < nr_irqs)
+				__set_bit(irq, irqs);
+		}
+		mutex_unlock(&pool->lock);
+	}
+	mutex_unlock(&irq_spread_pools_lock);
+}
+
 DEFINE_SHOW_ATTRIBUTE(irq_spread_pool);
 
 static bool irq_spread_pool_info_valid(const struct irq_spread_topology *topo,
@@ -486,6 +529,9 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 	pool->debugfs = debugfs_create_file(pool->info.name, 0400,
 					    irq_spread_pool_dir, pool,
 					    &irq_spread_pool_fops);
+	mutex_lock(&irq_spread_pools_lock);
+	list_add_tail(&pool->list, &irq_spread_pools);
+	mutex_unlock(&irq_spread_pools_lock);
 	return pool;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_pool_topo_create);
@@ -526,6 +572,9 @@ void irq_spread_pool_destroy(struct irq_spread_pool *pool)
 
 	if (!pool)
 		return;
+	mutex_lock(&irq_spread_pools_lock);
+	list_del(&pool->list);
+	mutex_unlock(&irq_spread_pools_lock);
 	debugfs_remove(pool->debugfs);
 
 	mutex_lock(&pool->lock);

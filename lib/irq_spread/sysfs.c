@@ -10,6 +10,13 @@
  *	cpus	(0644) the CPUs the device may use, a CPU list; write one
  *		to place the vectors within it
  *
+ * and the class itself has one file:
+ *
+ *	irqs	(0444) the Linux interrupts the library places now, a list of
+ *		numbers and ranges (irq_spread_irqs_list()), for a policy
+ *		script of irqbalance to leave them alone
+ *		(tools/irq_spread/irqbalance/irqbalance-policy)
+ *
  * A class device of the library's own, as hwmon has, rather than files in
  * the driver's device: the library owns the files, so they come and go
  * with the registration, and udev sees them with the class device's own
@@ -23,10 +30,14 @@
 #include <linux/device.h>
 #include <linux/init.h>
 #include <linux/irq_spread.h>
+#include <linux/irqnr.h>
 #include <linux/slab.h>
+#include <linux/sprintf.h>
 #include <linux/sysfs.h>
 
 #include <asm/page.h>
+
+#include <kunit/visibility.h>
 
 #include "irq_spread_internal.h"
 
@@ -116,8 +127,73 @@ const struct attribute_group *irq_spread_dev_groups[] = {
 	NULL,
 };
 
+/**
+ * irq_spread_irqs_list - write the interrupts the library places on a machine
+ * @topo: the machine
+ * @nr_irqs: interrupt numbers below this are looked for: the machine's
+ *	interrupts are all below it
+ * @buf: where to write the list
+ * @size: the size of @buf
+ *
+ * One line: the Linux interrupt numbers attached to a vector of a device
+ * registered on @topo (irq_spread_dev_attach()) or requested by a pool on
+ * @topo and not released yet, in increasing order, as a list of numbers
+ * and ranges separated by commas ("45-48,52,60-61"), as CPU lists are
+ * written; an empty line for none.  Each device and pool is read under its
+ * own lock, one after the other.  Changes nothing.
+ *
+ * Context: process context, may sleep: takes irq_spread_devs_lock and each
+ * device's lock, then the pools' list mutex and each pool's.
+ * Return: the length written, without the terminating NUL; -EFBIG if the
+ * line does not fit in @size bytes (nothing is written then); -ENOMEM.
+ */
+int irq_spread_irqs_list(const struct irq_spread_topology *topo,
+			 unsigned int nr_irqs, char *buf, size_t size)
+{
+	unsigned long *irqs;
+	int len;
+
+	irqs = bitmap_zalloc(nr_irqs, GFP_KERNEL);
+	if (!irqs)
+		return -ENOMEM;
+	irq_spread_devs_irqs(topo, irqs, nr_irqs);
+	irq_spread_pools_irqs(topo, irqs, nr_irqs);
+	len = snprintf(NULL, 0, "%*pbl\n", nr_irqs, irqs);
+	if (len < size)
+		len = scnprintf(buf, size, "%*pbl\n", nr_irqs, irqs);
+	else
+		len = -EFBIG;
+	bitmap_free(irqs);
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_irqs_list);
+
+static ssize_t irqs_show(const struct class *class,
+			 const struct class_attribute *attr, char *buf)
+{
+	return irq_spread_irqs_list(&irq_spread_system, READ_ONCE(nr_irqs), buf,
+				    PAGE_SIZE);
+}
+
+static CLASS_ATTR_RO(irqs);
+
+static struct attribute *irq_spread_class_attrs[] = {
+	&class_attr_irqs.attr,
+	NULL,
+};
+
+static const struct attribute_group irq_spread_class_group = {
+	.attrs	= irq_spread_class_attrs,
+};
+
+const struct attribute_group *irq_spread_class_groups[] = {
+	&irq_spread_class_group,
+	NULL,
+};
+
 static const struct class irq_spread_class = {
 	.name		= "irq_spread",
+	.class_groups	= irq_spread_class_groups,
 	.dev_groups	= irq_spread_dev_groups,
 };
 

@@ -39,29 +39,16 @@ BAD_CPUS = ["\n", "4096", "3-1", "f"]
 
 
 def new_device(node):
-    write_ok(NSIM_BUS + "/new_device", "%d 0 1 %d" % (ID, node))
-    knob = "%s/netdevsim%d/event_irqs" % (NSIM_DEBUGFS, ID)
-    if not os.path.exists(knob):
-        raise Skip("no %s: netdevsim without event IRQs" % knob)
-    write_ok(knob, "%d" % NR)
-    reload()
+    nsim_event_device(ID, node, NR)
 
 
 def reload():
-    run_cmd("devlink", "dev", "reload", "netdevsim/netdevsim%d" % ID)
+    nsim_reload(ID)
 
 
 def irqs():
-    """Event N -> its IRQ, by its name in /proc/interrupts."""
-    out = {}
-    with open("/proc/interrupts") as f:
-        for line in f:
-            m = re.match(r"^\s*(\d+):.*\bnsim%d-ev(\d+)\b" % ID, line)
-            if m:
-                out[int(m.group(2))] = int(m.group(1))
-    if sorted(out) != list(range(NR)):
-        raise RuntimeError("event IRQs %s in /proc/interrupts" % sorted(out))
-    return [out[i] for i in range(NR)]
+    """Event N -> its IRQ."""
+    return nsim_event_irqs(ID, NR)
 
 
 def affinities():

@@ -476,6 +476,36 @@ def nsim_irq_actions(dev_id):
     return out
 
 
+def nsim_event_device(dev_id, node, nr):
+    """Create netdevsim device @dev_id on @node with no port and @nr event
+    IRQs (its debugfs event_irqs, taken at devlink reload), which it
+    registers with irq_spread's device layer."""
+    write_ok(NSIM_BUS + "/new_device", "%d 0 1 %d" % (dev_id, node))
+    knob = "%s/netdevsim%d/event_irqs" % (NSIM_DEBUGFS, dev_id)
+    if not os.path.exists(knob):
+        raise Skip("no %s: netdevsim without event IRQs" % knob)
+    write_ok(knob, "%d" % nr)
+    nsim_reload(dev_id)
+
+
+def nsim_reload(dev_id):
+    run_cmd("devlink", "dev", "reload", "netdevsim/netdevsim%d" % dev_id)
+
+
+def nsim_event_irqs(dev_id, nr):
+    """The IRQs of netdevsim device @dev_id's @nr event IRQs, in order, by
+    their names in /proc/interrupts (nsim<ID>-ev<N>)."""
+    out = {}
+    with open("/proc/interrupts") as f:
+        for line in f:
+            m = re.match(r"^\s*(\d+):.*\bnsim%d-ev(\d+)\b" % dev_id, line)
+            if m:
+                out[int(m.group(2))] = int(m.group(1))
+    if sorted(out) != list(range(nr)):
+        raise RuntimeError("event IRQs %s in /proc/interrupts" % sorted(out))
+    return [out[i] for i in range(nr)]
+
+
 class Nsim:
     """A netdevsim device with one port, @queues queues, on @node, its link
     up: netdevsim adds its NAPIs and links them with their IRQs when the

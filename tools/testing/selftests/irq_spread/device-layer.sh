@@ -36,46 +36,29 @@ CLASS = "/sys/class/irq_spread/netdevsim:netdevsim%d" % ID
 BUSDEV = NSIM_BUS + "/devices/netdevsim%d" % ID
 BAD_POLICY = ["bogus", "\n", "numa x"]
 BAD_CPUS = ["\n", "4096", "3-1", "f"]
+# The device, made again at the end.
+dev = []
 
 
 def new_device(node):
-    write_ok(NSIM_BUS + "/new_device", "%d 0 1 %d" % (ID, node))
-    knob = "%s/netdevsim%d/event_irqs" % (NSIM_DEBUGFS, ID)
-    if not os.path.exists(knob):
-        raise Skip("no %s: netdevsim without event IRQs" % knob)
-    write_ok(knob, "%d" % NR)
-    reload()
-
-
-def reload():
-    run_cmd("devlink", "dev", "reload", "netdevsim/netdevsim%d" % ID)
+    dev[:] = [NsimEvents(ID, NR, node)]
 
 
 def irqs():
-    """Event N -> its IRQ, by its name in /proc/interrupts."""
-    out = {}
-    with open("/proc/interrupts") as f:
-        for line in f:
-            m = re.match(r"^\s*(\d+):.*\bnsim%d-ev(\d+)\b" % ID, line)
-            if m:
-                out[int(m.group(2))] = int(m.group(1))
-    if sorted(out) != list(range(NR)):
-        raise RuntimeError("event IRQs %s in /proc/interrupts" % sorted(out))
-    return [out[i] for i in range(NR)]
+    return dev[0].irqs()
 
 
 def affinities():
-    return [irq_affinity(i) for i in irqs()]
+    return dev[0].affinities()
 
 
 def state():
     """What a reload or a bad write must leave alone (IRQ numbers aside:
     a reload requests the IRQs anew)."""
-    rows = device_rows(sysfs_path(BUSDEV))
     return (read(CLASS + "/policy"), read(CLASS + "/cpus"),
             tuple(fmt_cpulist(a) for a in affinities()),
             tuple((v, r.policy, r.kind, r.state, r.cpus)
-                  for v, r in sorted(rows.items())))
+                  for v, r in sorted(dev[0].rows().items())))
 
 
 def check(t, topo, tables, what, admin=()):
@@ -114,10 +97,7 @@ def test(t):
     node = topo.nodes[1]
     set_default_policy("numa")
     new_device(node)
-    try:
-        steps(t, topo, tables, node)
-    finally:
-        write(NSIM_BUS + "/del_device", "%d" % ID)
+    steps(t, topo, tables, node)
 
 
 def steps(t, topo, tables, node):
@@ -144,7 +124,7 @@ def steps(t, topo, tables, node):
     check(t, topo, tables, "admin", admin={1})
 
     before = state()
-    reload()
+    dev[0].reload()
     t.result(os.path.isdir(CLASS), "devlink reload: registered again")
     t.eq(read(CLASS + "/policy"), "numa [numa-core] core",
          "devlink reload: the policy written is kept")
@@ -172,7 +152,7 @@ def steps(t, topo, tables, node):
     check(t, topo, tables, "numa written")
 
     # Removed and created anew: nothing kept.
-    write_ok(NSIM_BUS + "/del_device", "%d" % ID)
+    dev[0].remove()
     t.result(not os.path.exists(CLASS), "removed: no class device")
     new_device(node)
     t.eq(read(CLASS + "/policy"), "[numa] numa-core core",

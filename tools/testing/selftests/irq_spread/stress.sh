@@ -44,7 +44,9 @@
 #   and ceiling per CPU, nearest hop first, a core each, eligible CPUs
 #   only; a device with admin vectors after a policy write hands them
 #   back); once the churned devices are gone, debugfs lists none of them;
-# - no splat in the kernel log (the pipeline checks kmemleak's report).
+# - no splat in the kernel log (the pipeline checks kmemleak's report),
+#   nor a warning of net core's or the library's that an IRQ, a vector,
+#   an XPS map or a NAPI kthread could not be placed or moved.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
@@ -72,6 +74,10 @@ KINDS = ("cpu hotplug", "policy (sysfs)", "policy (netlink)",
          "netdevsim create/delete", "virtio-net bind/unbind",
          "debugfs read")
 GONE = (errno.ENOENT, errno.ENODEV)
+# The library's and net core's warnings of an IRQ, a vector, an XPS map
+# or a NAPI kthread that could not be placed or moved.
+NOT_PLACED = (r"irq_spread: |not placed|not moved|XPS map of TX queue|"
+              r"IRQ placement for|not set back")
 hp = Hotplug()
 clock = time.monotonic
 stop = threading.Event()
@@ -877,8 +883,12 @@ def test(t):
          "ports made, virtio-net NICs bound %d times): debugfs lists none "
          "of them" % (S.made["netdevsim"], S.made["virtio-net"]))
     check_notifiers(t, devices_table())
-    t.eq(log.splats(), [], "no splat in the kernel log")
+    lines = log.lines()
     log.close()
+    t.eq([m for m in lines if any(s in m for s in virtio.SPLATS)], [],
+         "no splat in the kernel log")
+    t.eq([m for m in lines if re.search(NOT_PLACED, m)], [],
+         "no placement failure in the kernel log (%s)" % NOT_PLACED)
 
 
 run_virtio("irq_spread stress", test, hp.restore)

@@ -659,7 +659,11 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_unregister);
  * Sets the vector's mask as the interrupt's affinity and affinity hint if
  * the vector is in use (a spread vector beyond irq_spread_dev_set_vectors()
  * only gets it once it is); the affinity alone, the administrator's, for
- * a vector the administrator set before it was detached.  Installs the library's affinity notifier
+ * a vector the administrator set before it was detached, unless the
+ * interrupt core refuses it (its CPUs all went offline meanwhile): then
+ * the interrupt keeps its affinity, as one whose CPUs all go offline while
+ * attached does, and the vector stays the administrator's.  Installs the
+ * library's affinity notifier
  * on the interrupt, which tells the administrator's writes from the
  * library's and keeps the device's aRFS map in step.  The interrupt must
  * have no other affinity notifier: see &irq_spread_dev_info.rmap.  The
@@ -670,8 +674,8 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_unregister);
  * Return: 0; -EINVAL if @sd is %NULL, @vector out of range or @irq 0;
  * -EBUSY if the vector has an interrupt already or the interrupt has
  * another affinity notifier; the interrupt core's error if it refuses the
- * affinity or the notifier.  On error the vector is left without an
- * interrupt and the interrupt as it was.
+ * notifier or the mask of a vector not the administrator's.  On error the
+ * vector is left without an interrupt and the interrupt as it was.
  */
 int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 			  unsigned int irq)
@@ -702,12 +706,16 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	if (ret)
 		goto err;
 
-	/* The administrator's mask, kept while detached, has no hint. */
+	/*
+	 * The administrator's mask, kept while detached, has no hint.  One
+	 * the interrupt core refuses (none of its CPUs online) leaves the
+	 * interrupt as it is, attached: failing would leave it unplaced,
+	 * without a notifier, until it is attached again.
+	 */
 	mutex_lock(&sd->lock);
 	ret = 0;
 	if (vec->has_now && vec->admin) {
-		ret = irq_spread_irq_affinity(irq, to_cpumask(vec->admin_mask));
-		if (ret)
+		if (irq_spread_irq_affinity(irq, to_cpumask(vec->admin_mask)))
 			irq_spread_vec_reseen(sd, vec);
 		else
 			bitmap_copy(vec->seen, vec->admin_mask,

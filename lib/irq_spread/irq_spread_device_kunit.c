@@ -1603,6 +1603,17 @@ static void irq_spread_test_dev_stale_notify(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "0:0-1 1:2-3");
 }
 
+/* numa, 4 vectors, vector 1 the administrator's (7), then detached. */
+static struct irq_spread_dev *dev_admin_detached(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
+
+	admin_set(test, 1, BIT(7));
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:7");
+	irq_spread_dev_detach(sd, 1);
+	return sd;
+}
+
 /*
  * A vector keeps the administrator's mask while its interrupt is detached
  * (a driver reset frees and requests it again): the next interrupt gets
@@ -1611,12 +1622,9 @@ static void irq_spread_test_dev_stale_notify(struct kunit *test)
  */
 static void irq_spread_test_dev_detach_keeps(struct kunit *test)
 {
-	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
+	struct irq_spread_dev *sd = dev_admin_detached(test);
 	struct dev_test *t = test->priv;
 
-	admin_set(test, 1, BIT(7));
-	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:7");
-	irq_spread_dev_detach(sd, 1);
 	KUNIT_EXPECT_NULL(test, t->irq[1].notify);
 	KUNIT_EXPECT_NULL(test, t->irq[1].hint);
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 4), 0);
@@ -1635,6 +1643,42 @@ static void irq_spread_test_dev_detach_keeps(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, irq_spread_dev_vector_admin(sd, 1));
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
 
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa"), 4);
+	KUNIT_EXPECT_EQ(test, t->irq[5].aff, BIT(1));
+	KUNIT_EXPECT_NOT_NULL(test, t->irq[5].hint);
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 1));
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:1");
+}
+
+/*
+ * The administrator's mask refused when the vector's next interrupt is
+ * attached (its CPUs all went offline while the interrupt was detached,
+ * a link down and up): the interrupt is attached all the same, its
+ * affinity as it was, the vector still the administrator's, and a policy
+ * write hands it back.
+ */
+static void irq_spread_test_dev_attach_admin_refused(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_admin_detached(test);
+	struct dev_test *t = test->priv;
+
+	t->irq[5].aff = BIT(0);
+	t->fail_irq = FAKE_IRQ_BASE + 5;
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 1, FAKE_IRQ_BASE + 5), 0);
+	KUNIT_EXPECT_EQ(test, t->irq[5].aff, BIT(0));
+	KUNIT_EXPECT_NULL(test, t->irq[5].hint);
+	KUNIT_EXPECT_NOT_NULL(test, t->irq[5].notify);
+	/* The refused set's notification: the kept affinity, not taken. */
+	fake_notify(test);
+	KUNIT_EXPECT_TRUE(test, irq_spread_dev_vector_admin(sd, 1));
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa 0 100 spread active 0\n"
+			   "numa 1 105 spread admin 7\n"
+			   "numa 2 102 spread active 2\n"
+			   "numa 3 103 spread active 3\n");
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
+
+	t->fail_irq = 0;
 	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa"), 4);
 	KUNIT_EXPECT_EQ(test, t->irq[5].aff, BIT(1));
 	KUNIT_EXPECT_NOT_NULL(test, t->irq[5].hint);
@@ -2124,6 +2168,7 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_dev_stale_notify),
 	KUNIT_CASE(irq_spread_test_dev_hotplug_three_cores),
 	KUNIT_CASE(irq_spread_test_dev_detach_keeps),
+	KUNIT_CASE(irq_spread_test_dev_attach_admin_refused),
 	KUNIT_CASE_PARAM(irq_spread_test_dev_cpus, cpus_gen_params),
 	KUNIT_CASE(irq_spread_test_dev_cpus_hotplug),
 	KUNIT_CASE(irq_spread_test_dev_kept),

@@ -36,33 +36,29 @@ CLASS = "/sys/class/irq_spread/netdevsim:netdevsim%d" % ID
 BUSDEV = NSIM_BUS + "/devices/netdevsim%d" % ID
 BAD_POLICY = ["bogus", "\n", "numa x"]
 BAD_CPUS = ["\n", "4096", "3-1", "f"]
+# The device, made again at the end.
+dev = []
 
 
 def new_device(node):
-    nsim_event_device(ID, node, NR)
-
-
-def reload():
-    nsim_reload(ID)
+    dev[:] = [NsimEvents(ID, NR, node)]
 
 
 def irqs():
-    """Event N -> its IRQ."""
-    return nsim_event_irqs(ID, NR)
+    return dev[0].irqs()
 
 
 def affinities():
-    return [irq_affinity(i) for i in irqs()]
+    return dev[0].affinities()
 
 
 def state():
     """What a reload or a bad write must leave alone (IRQ numbers aside:
     a reload requests the IRQs anew)."""
-    rows = device_rows(sysfs_path(BUSDEV))
     return (read(CLASS + "/policy"), read(CLASS + "/cpus"),
             tuple(fmt_cpulist(a) for a in affinities()),
             tuple((v, r.policy, r.kind, r.state, r.cpus)
-                  for v, r in sorted(rows.items())))
+                  for v, r in sorted(dev[0].rows().items())))
 
 
 def check(t, topo, tables, what, admin=()):
@@ -101,10 +97,7 @@ def test(t):
     node = topo.nodes[1]
     set_default_policy("numa")
     new_device(node)
-    try:
-        steps(t, topo, tables, node)
-    finally:
-        write(NSIM_BUS + "/del_device", "%d" % ID)
+    steps(t, topo, tables, node)
 
 
 def steps(t, topo, tables, node):
@@ -131,7 +124,7 @@ def steps(t, topo, tables, node):
     check(t, topo, tables, "admin", admin={1})
 
     before = state()
-    reload()
+    dev[0].reload()
     t.result(os.path.isdir(CLASS), "devlink reload: registered again")
     t.eq(read(CLASS + "/policy"), "numa [numa-core] core",
          "devlink reload: the policy written is kept")
@@ -159,7 +152,7 @@ def steps(t, topo, tables, node):
     check(t, topo, tables, "numa written")
 
     # Removed and created anew: nothing kept.
-    write_ok(NSIM_BUS + "/del_device", "%d" % ID)
+    dev[0].remove()
     t.result(not os.path.exists(CLASS), "removed: no class device")
     new_device(node)
     t.eq(read(CLASS + "/policy"), "[numa] numa-core core",

@@ -476,36 +476,6 @@ def nsim_irq_actions(dev_id):
     return out
 
 
-def nsim_event_device(dev_id, node, nr):
-    """Create netdevsim device @dev_id on @node with no port and @nr event
-    IRQs (its debugfs event_irqs, taken at devlink reload), which it
-    registers with irq_spread's device layer."""
-    write_ok(NSIM_BUS + "/new_device", "%d 0 1 %d" % (dev_id, node))
-    knob = "%s/netdevsim%d/event_irqs" % (NSIM_DEBUGFS, dev_id)
-    if not os.path.exists(knob):
-        raise Skip("no %s: netdevsim without event IRQs" % knob)
-    write_ok(knob, "%d" % nr)
-    nsim_reload(dev_id)
-
-
-def nsim_reload(dev_id):
-    run_cmd("devlink", "dev", "reload", "netdevsim/netdevsim%d" % dev_id)
-
-
-def nsim_event_irqs(dev_id, nr):
-    """The IRQs of netdevsim device @dev_id's @nr event IRQs, in order, by
-    their names in /proc/interrupts (nsim<ID>-ev<N>)."""
-    out = {}
-    with open("/proc/interrupts") as f:
-        for line in f:
-            m = re.match(r"^\s*(\d+):.*\bnsim%d-ev(\d+)\b" % dev_id, line)
-            if m:
-                out[int(m.group(2))] = int(m.group(1))
-    if sorted(out) != list(range(nr)):
-        raise RuntimeError("event IRQs %s in /proc/interrupts" % sorted(out))
-    return [out[i] for i in range(nr)]
-
-
 class Nsim:
     """A netdevsim device with one port, @queues queues, on @node, its link
     up: netdevsim adds its NAPIs and links them with their IRQs when the
@@ -612,6 +582,63 @@ class Nsim:
         if len(p) != 1:
             raise Skip("no netdevsim debugfs rq%d directory" % q)
         return p[0]
+
+
+class NsimEvents:
+    """A netdevsim device with no port and @nr event IRQs (debugfs
+    event_irqs, made at devlink reload), on @node: no NAPI owns them, and
+    netdevsim registers them with irq_spread's device layer on the bus
+    device, which gets a class device, /sys/class/irq_spread/
+    netdevsim:netdevsim<ID>, with the policy and cpus files.  Removed by
+    run() at the end, as Nsim devices are."""
+
+    def __init__(self, dev_id, nr, node):
+        self.id = dev_id
+        self.nr = nr
+        self.node = node
+        self.class_dir = "/sys/class/irq_spread/netdevsim:netdevsim%d" % dev_id
+        self.policy_file = self.class_dir + "/policy"
+        self.cpus_file = self.class_dir + "/cpus"
+        self.busdev = NSIM_BUS + "/devices/netdevsim%d" % dev_id
+        write_ok(NSIM_BUS + "/new_device", "%d 0 1 %d" % (dev_id, node))
+        self.alive = True
+        Nsim.created.append(self)
+        self.path = sysfs_path(self.busdev)
+        knob = "%s/netdevsim%d/event_irqs" % (NSIM_DEBUGFS, dev_id)
+        if not os.path.exists(knob):
+            raise Skip("no %s: netdevsim without event IRQs" % knob)
+        write_ok(knob, "%d" % nr)
+        self.reload()
+
+    def reload(self):
+        """devlink reload: the event IRQs unregistered, freed, requested
+        and registered again, as a driver's reset does."""
+        run_cmd("devlink", "dev", "reload", "netdevsim/netdevsim%d" % self.id)
+
+    def irqs(self):
+        """Event N -> its IRQ, by its name in /proc/interrupts."""
+        out = {}
+        with open("/proc/interrupts") as f:
+            for line in f:
+                m = re.match(r"^\s*(\d+):.*\bnsim%d-ev(\d+)\b" % self.id,
+                             line)
+                if m:
+                    out[int(m.group(2))] = int(m.group(1))
+        if sorted(out) != list(range(self.nr)):
+            raise RuntimeError("event IRQs %s in /proc/interrupts"
+                               % sorted(out))
+        return [out[i] for i in range(self.nr)]
+
+    def affinities(self):
+        return [irq_affinity(i) for i in self.irqs()]
+
+    def rows(self):
+        return device_rows(self.path)
+
+    def remove(self):
+        if self.alive:
+            self.alive = False
+            write_ok(NSIM_BUS + "/del_device", "%d" % self.id)
 
 
 def moved(before, after):
@@ -895,6 +922,36 @@ def check_rules(t, topo, dev, policy, what, active=None, fresh=True):
 
 
 # ---------------------------------------------------------------------------
+# The netdev netlink family through YNL
+
+# YNL's cli.py and the netdev family's spec, from the kernel tree this
+# folder is in (tools/testing/selftests/irq_spread/../../../..), or $KSRC.
+KSRC = os.path.realpath(os.environ.get("KSRC") or os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", ".."))
+YNL_CLI = KSRC + "/tools/net/ynl/cli.py"
+NETDEV_SPEC = KSRC + "/Documentation/netlink/specs/netdev.yaml"
+
+
+def ynl_netdev():
+    """(a YnlFamily of the netdev spec, YNL's NlError), YNL's library
+    (tools/net/ynl/lib) in this process: no fork, the spec parsed once
+    per call.  A family has one socket: one per thread.  Skip without the
+    library or the spec."""
+    if not os.path.exists(YNL_CLI) or not os.path.exists(NETDEV_SPEC):
+        raise Skip("no %s or %s (set KSRC to a kernel tree)"
+                   % (YNL_CLI, NETDEV_SPEC))
+    ynl_dir = os.path.dirname(YNL_CLI)
+    if ynl_dir not in sys.path:
+        # lib.sh starts python3 with -S; the YNL library needs the site
+        # packages (PyYAML) that cli.py's own python3 has.
+        import site
+        site.main()
+        sys.path.insert(0, ynl_dir)
+    from lib import NlError, YnlFamily
+    return YnlFamily(NETDEV_SPEC, schema=""), NlError
+
+
+# ---------------------------------------------------------------------------
 # CPU hotplug, users, links and commands
 
 class Hotplug:
@@ -961,6 +1018,32 @@ def run_cmd(*argv):
 
 def set_channels(dev, n):
     run_cmd("ethtool", "-L", dev.ifname, "combined", str(n))
+
+
+SIOCETHTOOL = 0x8946
+ETHTOOL_GCHANNELS, ETHTOOL_SCHANNELS = 0x3c, 0x3d
+
+
+def ethtool_channels(ifname, combined=None):
+    """ethtool -l @ifname, and with @combined ethtool -L @ifname combined
+    @combined, without a fork (SIOCETHTOOL, the driver's get_channels and
+    set_channels as ethtool's netlink requests reach them): return (the
+    maximum, the number) of combined channels the driver reports before
+    the change.  Raises OSError with the driver's error."""
+    import array
+    import fcntl
+    import socket
+    # struct ethtool_channels: cmd, max_rx, max_tx, max_other,
+    # max_combined, rx_count, tx_count, other_count, combined_count.
+    ch = array.array("I", [ETHTOOL_GCHANNELS] + [0] * 8)
+    ifr = struct.pack("16sP16x", ifname.encode(), ch.buffer_info()[0])
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        fcntl.ioctl(s, SIOCETHTOOL, ifr)
+        got = (ch[4], ch[8])
+        if combined is not None:
+            ch[0], ch[8] = ETHTOOL_SCHANNELS, combined
+            fcntl.ioctl(s, SIOCETHTOOL, ifr)
+    return got
 
 
 # ---------------------------------------------------------------------------

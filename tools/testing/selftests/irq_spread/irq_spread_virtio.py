@@ -90,7 +90,9 @@ def virtio_net_function(pci):
 
 def interrupts():
     """{irq: (name, {cpu: count})} of /proc/interrupts, by the header's
-    CPU columns (offline CPUs have none)."""
+    CPU columns (offline CPUs have none).  The file is not read at once:
+    a line written after a CPU went offline or online has a column less
+    or more than the header, and its counts are left out (empty)."""
     out = {}
     with open("/proc/interrupts") as f:
         cpus = [int(c[3:]) for c in f.readline().split()]
@@ -99,8 +101,11 @@ def interrupts():
             if not head.strip().isdigit():
                 continue
             f_ = rest.split()
-            counts = {c: int(f_[i]) for i, c in enumerate(cpus)}
-            out[int(head)] = (f_[-1] if len(f_) > len(cpus) else "", counts)
+            n = 0
+            while n < len(f_) and f_[n].isdigit():
+                n += 1
+            counts = dict(zip(cpus, map(int, f_))) if n == len(cpus) else {}
+            out[int(head)] = (f_[-1] if len(f_) > n else "", counts)
     return out
 
 

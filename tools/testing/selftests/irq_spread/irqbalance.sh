@@ -113,16 +113,12 @@ class Setup:
         self.net = Nsim(NET, 4, node)
         self.down = Nsim(DOWN, 2, node, up=False)
 
-        self.created = [EVENTS]
-        nsim_event_device(EVENTS, node, EVENT_IRQS)
-        self.events_path = sysfs_path(NSIM_BUS + "/devices/netdevsim%d"
-                                      % EVENTS)
-        self.events_policy = ("/sys/class/irq_spread/netdevsim:netdevsim%d"
-                              "/policy" % EVENTS)
-        self.event_irqs = nsim_event_irqs(EVENTS, EVENT_IRQS)
+        self.events = NsimEvents(EVENTS, EVENT_IRQS, node)
+        self.events_path = self.events.path
+        self.events_policy = self.events.policy_file
+        self.event_irqs = self.events.irqs()
 
         write_ok(NSIM_BUS + "/new_device", "%d 0 2 %d" % (POOL, node))
-        self.created.append(POOL)
         write_ok("%s/netdevsim%d/irq_pool" % (NSIM_DEBUGFS, POOL),
                  "%d" % POOL_VECTORS)
         write_ok(NSIM_BUS + "/devices/netdevsim%d/new_port" % POOL, "0")
@@ -172,8 +168,8 @@ class Setup:
                 write("/proc/irq/%d/smp_affinity_list" % irq, aff)
 
     def remove(self):
-        for dev_id in reversed(self.created):
-            write(NSIM_BUS + "/del_device", "%d" % dev_id)
+        write(NSIM_BUS + "/del_device", "%d" % POOL)
+        self.events.remove()
 
 
 def irqbalance(oneshot, script, during=None):

@@ -6,13 +6,13 @@
 # netif_set_xps_auto(), NAPIs added with their queue as index at open):
 # each IRQ has one affinity notifier, irq_spread's; the aRFS reverse map
 # follows an admin write and a CPU hotplug move, and names only RX queues
-# in use; the administrator's mask
-# of a NAPI index survives NAPI delete and add (link down/up), ethtool -L
-# down and up, and a write to the TX queue's xps_cpus is kept the same
-# way, until a policy write hands both back; threaded NAPI kthreads run
-# where their IRQ goes, through admin writes, policy writes and threaded
-# off and on; a devlink reload re-creates the netdev, whose placement
-# starts afresh.
+# in use; the administrator's mask of a NAPI index survives NAPI delete
+# and add (link down/up), ethtool -L down and up, and a write to the TX
+# queue's xps_cpus is kept the same way, until a policy write hands both
+# back; link up attaches an IRQ whose administrator's CPUs all went
+# offline while the link was down; threaded NAPI kthreads run where their
+# IRQ goes, through admin writes, policy writes and threaded off and on;
+# a devlink reload re-creates the netdev, whose placement starts afresh.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
@@ -135,6 +135,27 @@ def test(t):
     dev.link(True)
     check_placement(t, dev, want("admin"), "link down/up", admin={1},
                     xps_admin={2: xcpus})
+
+    # The administrator's CPU goes offline while the link is down: the
+    # interrupt core moves queue 1's IRQ, and link up attaches it all the
+    # same, where the interrupt core put it, still the administrator's.
+    if pluggable(cpu):
+        dev.link(False)
+        hp.set(cpu, False)
+        moved_to = dev.affinity(1)
+        dev.link(True)
+        what = "CPU %d, queue 1's, offline while the link was down" % cpu
+        t.eq(notifier_rows(dev), {irq: "irq_spread" for irq in dev.irqs},
+             "%s: link up attaches every IRQ, irq_spread's notifier" % what)
+        row = dev.rows()[1]
+        t.eq((row.irq, row.state, dev.affinity(1)),
+             (dev.irqs[1], "admin", moved_to), "%s: queue 1 attached, "
+             "admin, its IRQ where the interrupt core moved it" % what)
+        hp.set(cpu, True)
+        dev.set_affinity(1, [cpu])
+        t.result(wait_for(lambda: dev.affinity(1) == frozenset([cpu]) and
+                          dev.rows()[1].cpus == frozenset([cpu]), 5),
+                 "CPU %d online, queue 1 written to it again" % cpu)
     set_channels(dev, 2)
     check_placement(t, dev, want("ethtool -L 2"), "ethtool -L 2", admin={1},
                     active=2)

@@ -27,9 +27,6 @@ from irq_spread_lib import *
 import ast
 import json
 import subprocess
-import sys
-
-import irq_spread_lib
 
 # The guest, node 2 (CPUs 8-11, cores {8,9} {10,11}), 4 queues, alone.
 # Tiers: 0 = node 2, 1 = node 3 (12-15, distance 12), 2 = nodes 0-1 (32).
@@ -53,11 +50,7 @@ STEPS = {
     "numa written again": "8 9 10 11",
 }
 
-KSRC = os.path.realpath(os.environ.get("KSRC") or os.path.join(
-    os.path.dirname(os.path.abspath(irq_spread_lib.__file__)),
-    "..", "..", "..", ".."))
-CLI = KSRC + "/tools/net/ynl/cli.py"
-SPEC = KSRC + "/Documentation/netlink/specs/netdev.yaml"
+CLI, SPEC = YNL_CLI, NETDEV_SPEC
 NOBODY = 65534
 saved_affinity = []
 copies = []
@@ -98,24 +91,17 @@ def readable_copy():
 # same library (tools/net/ynl/lib, the spec parsed once) in this process:
 # each cli.py run parses the spec anew, about 3 s under TCG.
 CLI_DONE = set()
-FAMILY = None
+FAMILY = NlError = None
 
 
 def ynl(op, args, dump=False, uid=None):
     """cli.py --do/--dump @op --json @args: the reply (None for a do
     without one), or an NlErr.  As user @uid if given.  The first request
     of each op, and every unprivileged one, runs cli.py itself."""
-    global FAMILY
+    global FAMILY, NlError
     if uid is None and (op, dump) in CLI_DONE:
         if FAMILY is None:
-            # lib.sh starts python3 with -S; the YNL library needs the
-            # site packages (PyYAML) that cli.py's own python3 has.
-            import site
-            site.main()
-            sys.path.insert(0, os.path.dirname(CLI))
-            from lib import YnlFamily
-            FAMILY = YnlFamily(SPEC, schema="")
-        from lib import NlError
+            FAMILY, NlError = ynl_netdev()
         try:
             r = (FAMILY.dump if dump else FAMILY.do)(op, args)
         except NlError as e:

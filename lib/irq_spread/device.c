@@ -663,12 +663,12 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_unregister);
  * interrupt core refuses it (its CPUs all went offline meanwhile): then
  * the interrupt keeps its affinity, as one whose CPUs all go offline while
  * attached does, and the vector stays the administrator's.  Installs the
- * library's affinity notifier
- * on the interrupt, which tells the administrator's writes from the
- * library's and keeps the device's aRFS map in step.  The interrupt must
- * have no other affinity notifier: see &irq_spread_dev_info.rmap.  The
- * driver must not set the interrupt's affinity itself while it is
- * attached: that would count as the administrator's.
+ * library's affinity notifier on the interrupt, which tells the
+ * administrator's writes from the library's and keeps the device's aRFS
+ * map in step.  The interrupt must have no other affinity notifier: see
+ * &irq_spread_dev_info.rmap.  The driver must not set the interrupt's
+ * affinity itself while it is attached: that would count as the
+ * administrator's.
  *
  * Context: process context, may sleep.
  * Return: 0; -EINVAL if @sd is %NULL, @vector out of range or @irq 0;

@@ -29,6 +29,7 @@
 #include <kunit/test.h>
 #include <linux/bitmap.h>
 #include <linux/bits.h>
+#include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/cpu_rmap.h>
 #include <linux/cpumask.h>
@@ -38,7 +39,9 @@
 #include <linux/irqnr.h>
 #include <linux/irqflags.h>
 #include <linux/irq_spread.h>
+#include <linux/jiffies.h>
 #include <linux/kernfs.h>
+#include <linux/kthread.h>
 #include <linux/limits.h>
 #include <linux/mutex.h>
 #include <linux/numa.h>
@@ -868,30 +871,59 @@ static void irq_spread_test_dev_cpus_locked(struct kunit *test)
 	irq_spread_dev_unregister(sd);
 }
 
+/**
+ * struct lookup_run - vector lookups made by another thread
+ * @sd: the device
+ * @cpu: irq_spread_dev_vector_cpu() of its vectors 0 to 3
+ * @done: the lookups are made
+ */
+struct lookup_run {
+	struct irq_spread_dev *sd;
+	int cpu[4];
+	struct completion done;
+};
+
+static int lookup_thread(void *data)
+{
+	struct lookup_run *run = data;
+	unsigned int v;
+
+	for (v = 0; v < ARRAY_SIZE(run->cpu); v++)
+		run->cpu[v] = irq_spread_dev_vector_cpu(run->sd, v);
+	complete(&run->done);
+	return 0;
+}
+
 /*
  * The vector lookups take no lock and do not sleep, so a driver may call
- * them in atomic context: with interrupts off they give what they give in
- * process context (numa-core, 4 vectors on node 0: 0;2;1;3), and the
- * kernel's might_sleep() check (CONFIG_DEBUG_ATOMIC_SLEEP), which reports
- * and taints the kernel when a sleeping lock is taken there, stays quiet.
- * Then with the device's lock held by the caller, as a thread placing the
- * device holds it: the same answers.
+ * them in atomic context and while the device is being placed.  Numa-core,
+ * 4 vectors on node 0: 0;2;1;3.
+ *
+ * With interrupts off they give what they give in process context, and
+ * the kernel's might_sleep() check (CONFIG_DEBUG_ATOMIC_SLEEP), which
+ * reports a sleeping lock taken there (and taints the kernel, which this
+ * case checks when nothing tainted it before), stays quiet.  Then another
+ * thread looks the vectors up while this one holds every lock of the
+ * library a placement takes (the list's, the device's, the topology's):
+ * the lookups end, with the same answers.  A lookup that took one of them
+ * would wait until they are let go, after the generous bound below.
  */
 static void irq_spread_test_dev_lookup_atomic(struct kunit *test)
 {
 	static const unsigned int want[] = { 0, 2, 1, 3 };
-	struct irq_spread_dev_info info = spread_info(test->priv, 0,
+	struct test_topo *t = test->priv;
+	struct irq_spread_dev_info info = spread_info(t, 0,
 						   IRQ_SPREAD_NUMA_CORE, 4);
 	struct irq_spread_dev *sd = dev_register_info(test, &info);
+	struct lookup_run run = { .sd = sd };
+	bool tainted = test_taint(TAINT_WARN);
+	struct task_struct *task;
 	struct cpumask *masks;
 	unsigned long flags;
 	int cpu[4], ret[4];
 	unsigned int v;
+	bool ended;
 
-	if (!IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP))
-		kunit_skip(test, "no CONFIG_DEBUG_ATOMIC_SLEEP to catch a sleep");
-	if (test_taint(TAINT_WARN))
-		kunit_skip(test, "kernel tainted already: a sleep would not show");
 	masks = kunit_kcalloc(test, 4, cpumask_size(), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, masks);
 
@@ -901,9 +933,9 @@ static void irq_spread_test_dev_lookup_atomic(struct kunit *test)
 		ret[v] = irq_spread_dev_vector_mask(sd, v, &masks[v]);
 	}
 	local_irq_restore(flags);
-	/* Had a lookup taken the lock, the calls below would deadlock. */
-	KUNIT_ASSERT_FALSE_MSG(test, test_taint(TAINT_WARN),
-			       "a lookup slept or warned with interrupts off");
+	if (IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP) && !tainted)
+		KUNIT_EXPECT_FALSE_MSG(test, test_taint(TAINT_WARN),
+				       "a lookup slept or warned with interrupts off");
 	for (v = 0; v < 4; v++) {
 		KUNIT_EXPECT_EQ(test, cpu[v], want[v]);
 		KUNIT_EXPECT_EQ(test, ret[v], 0);
@@ -911,13 +943,23 @@ static void irq_spread_test_dev_lookup_atomic(struct kunit *test)
 						      cpumask_of(want[v])));
 	}
 
-	/* A lookup waits for no placement in progress. */
+	init_completion(&run.done);
+	mutex_lock(&irq_spread_devs_lock);
 	mutex_lock(&sd->lock);
-	for (v = 0; v < 4; v++)
-		cpu[v] = irq_spread_dev_vector_cpu(sd, v);
+	mutex_lock(&t->topo.lock);
+	task = kthread_run(lookup_thread, &run, "irq_spread_lookup");
+	ended = !IS_ERR(task) &&
+		wait_for_completion_timeout(&run.done, 10 * HZ);
+	mutex_unlock(&t->topo.lock);
 	mutex_unlock(&sd->lock);
+	mutex_unlock(&irq_spread_devs_lock);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	if (!ended)
+		wait_for_completion(&run.done);
+	KUNIT_EXPECT_TRUE_MSG(test, ended,
+			      "a lookup waited for a lock a placement holds");
 	for (v = 0; v < 4; v++)
-		KUNIT_EXPECT_EQ(test, cpu[v], want[v]);
+		KUNIT_EXPECT_EQ(test, run.cpu[v], want[v]);
 }
 
 /* Bad arguments of the vector calls: an error, nothing changed. */

@@ -911,7 +911,7 @@ static int lookup_thread(void *data)
 static void irq_spread_test_dev_lookup_atomic(struct kunit *test)
 {
 	static const unsigned int want[] = { 0, 2, 1, 3 };
-	struct test_topo *t = test->priv;
+	struct dev_test *t = test->priv;
 	struct irq_spread_dev_info info = spread_info(t, 0,
 						   IRQ_SPREAD_NUMA_CORE, 4);
 	struct irq_spread_dev *sd = dev_register_info(test, &info);
@@ -946,11 +946,11 @@ static void irq_spread_test_dev_lookup_atomic(struct kunit *test)
 	init_completion(&run.done);
 	mutex_lock(&irq_spread_devs_lock);
 	mutex_lock(&sd->lock);
-	mutex_lock(&t->topo.lock);
+	mutex_lock(&t->m->topo.lock);
 	task = kthread_run(lookup_thread, &run, "irq_spread_lookup");
 	ended = !IS_ERR(task) &&
 		wait_for_completion_timeout(&run.done, 10 * HZ);
-	mutex_unlock(&t->topo.lock);
+	mutex_unlock(&t->m->topo.lock);
 	mutex_unlock(&sd->lock);
 	mutex_unlock(&irq_spread_devs_lock);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));

@@ -918,7 +918,7 @@ int irq_spread_dev_set_policy(struct irq_spread_dev *sd,
 	mutex_unlock(&sd->lock);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(irq_spread_dev_set_policy);
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_policy);
 
 /**
  * irq_spread_dev_policy - a device's policy
@@ -936,7 +936,7 @@ enum irq_spread_policy irq_spread_dev_policy(struct irq_spread_dev *sd)
 	mutex_unlock(&sd->lock);
 	return policy;
 }
-EXPORT_SYMBOL_GPL(irq_spread_dev_policy);
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_policy);
 
 /**
  * irq_spread_dev_set_cpu_bits - the CPUs a device may use, as a bitmap
@@ -1010,7 +1010,7 @@ int irq_spread_dev_set_cpus(struct irq_spread_dev *sd,
 		return -EINVAL;
 	return irq_spread_dev_set_cpu_bits(sd, cpumask_bits(cpus));
 }
-EXPORT_SYMBOL_GPL(irq_spread_dev_set_cpus);
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_cpus);
 
 /**
  * irq_spread_dev_cpus - the CPUs a device may use
@@ -1032,7 +1032,7 @@ void irq_spread_dev_cpus(struct irq_spread_dev *sd, struct cpumask *cpus)
 	mutex_unlock(&sd->lock);
 	bitmap_clear(cpumask_bits(cpus), n, nr_cpumask_bits - n);
 }
-EXPORT_SYMBOL_GPL(irq_spread_dev_cpus);
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_cpus);
 
 /**
  * irq_spread_dev_vector_admin - whether the administrator set a vector
@@ -1057,7 +1057,7 @@ bool irq_spread_dev_vector_admin(struct irq_spread_dev *sd,
 	mutex_unlock(&sd->lock);
 	return admin;
 }
-EXPORT_SYMBOL_GPL(irq_spread_dev_vector_admin);
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_vector_admin);
 
 static const char * const irq_spread_vec_kinds[] = { "pre", "spread", "post" };
 

@@ -33,7 +33,7 @@ const char *irq_spread_policy_name(enum irq_spread_policy policy)
 		return NULL;
 	return irq_spread_policy_names[policy];
 }
-EXPORT_SYMBOL_GPL(irq_spread_policy_name);
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_policy_name);
 
 /**
  * irq_spread_policy_parse - look up a policy by name
@@ -51,7 +51,7 @@ int irq_spread_policy_parse(const char *buf)
 		return -EINVAL;
 	return sysfs_match_string(irq_spread_policy_names, buf);
 }
-EXPORT_SYMBOL_GPL(irq_spread_policy_parse);
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_policy_parse);
 
 /**
  * irq_spread_policy_list - write every policy name, the active one marked
@@ -79,4 +79,4 @@ int irq_spread_policy_list(char *buf, size_t size,
 	len += scnprintf(buf + len, size - len, "\n");
 	return len;
 }
-EXPORT_SYMBOL_GPL(irq_spread_policy_list);
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_policy_list);

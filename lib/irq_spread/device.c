@@ -744,9 +744,11 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_attach);
  *
  * Removes the interrupt's affinity hint and the library's notifier; the
  * interrupt keeps its affinity, the vector its placement.  A vector the
- * administrator had set stays the administrator's: the next interrupt
- * attached to it gets the administrator's mask.  Call it before
- * free_irq().  Does nothing for a vector without an interrupt.
+ * administrator had set stays the administrator's, and so does one whose
+ * interrupt the administrator set without the notification being
+ * delivered yet: the next interrupt attached to it gets the
+ * administrator's mask.  Call it before free_irq().  Does nothing for a
+ * vector without an interrupt.
  *
  * Context: process context, may sleep (waits for a notification in
  * progress).
@@ -765,12 +767,24 @@ void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector)
 	}
 	vec = sd->vec[vector];
 	irq = vec->irq;
-	if (vec->hinted)
-		irq_spread_irq_hint(irq, NULL);
-	vec->hinted = false;
-	vec->irq = 0;
 	mutex_unlock(&sd->lock);
+
+	/*
+	 * Removing the notifier cancels a notification not delivered yet: an
+	 * administrator's write just before would be lost, and the next
+	 * interrupt attached would get the policy's CPUs.  Look at what the
+	 * interrupt has instead, once nothing is notified any more.
+	 */
 	irq_spread_irq_notifier(irq, NULL);
+	mutex_lock(&sd->lock);
+	if (vec->irq == irq) {
+		irq_spread_vec_seen(sd, vec, NULL);
+		if (vec->hinted)
+			irq_spread_irq_hint(irq, NULL);
+		vec->hinted = false;
+		vec->irq = 0;
+	}
+	mutex_unlock(&sd->lock);
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_detach);
 

@@ -340,38 +340,33 @@ void irq_spread_dev_flush(struct irq_spread_dev *sd)
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_flush);
 
-/*
- * The interrupt core's notification that @notify's interrupt has @mask: the
- * library's own apply, or the administrator's write.
+/**
+ * irq_spread_vec_seen - tell whether the administrator moved a vector's IRQ
+ * @sd: the device, its lock held
+ * @vec: a vector of @sd with an interrupt
+ * @mask: the mask a notification copied, which counts only if the
+ *	interrupt still has it; %NULL to read what it has without one
  *
- * The interrupt core copies the mask when its work runs, and this waits
- * for the device's lock after that: an apply of the library's in between
- * makes the copy stale.  So the copy counts only if the interrupt still
- * has it; a stale one is followed by the notification of whatever changed
- * the interrupt since.  What the interrupt has, when it is not what the
- * library set last, is the administrator's.
+ * What the interrupt has, when it is not what the library set last, is the
+ * administrator's: the vector takes it and keeps it until a policy write
+ * hands it back, and the driver is told.
  */
-void irq_spread_vec_notify(struct irq_affinity_notify *notify,
-			   const cpumask_t *mask)
+void irq_spread_vec_seen(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
+			 const cpumask_t *mask)
 {
-	struct irq_spread_vec *vec = container_of(notify, struct irq_spread_vec,
-						  notify);
-	struct irq_spread_dev *sd = vec->sd;
 	unsigned int n = sd->topo->nr_cpus, k;
 	unsigned long *now = sd->want;
 	unsigned long flags;
 
-	mutex_lock(&sd->lock);
-	if (sd->dead || !vec->irq)
-		goto unlock;
+	lockdep_assert_held(&sd->lock);
 	if (!irq_spread_irq_get(vec->irq, to_cpumask(now)) ||
-	    !bitmap_equal(cpumask_bits(mask), now, n) ||
+	    (mask && !bitmap_equal(cpumask_bits(mask), now, n)) ||
 	    bitmap_equal(now, vec->seen, n))
-		goto unlock;
+		return;
 	/* Only a vector in use can be the administrator's. */
 	if (irq_spread_dev_spread_index(sd, vec->index, &k) &&
 	    k >= sd->nr_active)
-		goto unlock;
+		return;
 
 	vec->admin = true;
 	bitmap_zero(vec->admin_mask, sd->stride * BITS_PER_LONG);
@@ -385,7 +380,28 @@ void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 	bitmap_zero(sd->changed, irq_spread_dev_nvec(sd));
 	__set_bit(vec->index, sd->changed);
 	irq_spread_dev_report(sd, sd->changed);
-unlock:
+}
+
+/*
+ * The interrupt core's notification that @notify's interrupt has @mask: the
+ * library's own apply, or the administrator's write.
+ *
+ * The interrupt core copies the mask when its work runs, and this waits
+ * for the device's lock after that: an apply of the library's in between
+ * makes the copy stale.  So the copy counts only if the interrupt still
+ * has it; a stale one is followed by the notification of whatever changed
+ * the interrupt since.
+ */
+void irq_spread_vec_notify(struct irq_affinity_notify *notify,
+			   const cpumask_t *mask)
+{
+	struct irq_spread_vec *vec = container_of(notify, struct irq_spread_vec,
+						  notify);
+	struct irq_spread_dev *sd = vec->sd;
+
+	mutex_lock(&sd->lock);
+	if (!sd->dead && vec->irq)
+		irq_spread_vec_seen(sd, vec, mask);
 	mutex_unlock(&sd->lock);
 }
 

@@ -1309,6 +1309,47 @@ static void irq_spread_test_dev_admin(struct kunit *test)
 }
 
 /*
+ * An administrator's write not notified yet when the vector's interrupt is
+ * detached (removing the notifier, at link down say, cancels the
+ * notification) is the administrator's all the same: the vector keeps it,
+ * and the interrupt attached next gets it.  A detach with nothing written
+ * leaves the vector the policy's.  numa, 4 vectors on node 0: 0;1;2;3;
+ * the administrator writes CPU 6 to vector 1's interrupt.
+ */
+static void irq_spread_test_dev_detach_unnotified(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
+	struct dev_test *t = test->priv;
+
+	fake_notify(test);
+	dev_calls(test, sd);
+	t->irq[1].aff = BIT(6);
+	t->irq[1].pending = true;
+	irq_spread_dev_detach(sd, 1);
+	irq_spread_dev_detach(sd, 2);
+	KUNIT_EXPECT_NULL(test, t->irq[1].notify);
+	KUNIT_EXPECT_NULL(test, t->irq[1].hint);
+	KUNIT_EXPECT_TRUE(test, irq_spread_dev_vector_admin(sd, 1));
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_cpu(sd, 1), 6);
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 2));
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_cpu(sd, 2), 2);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:6");
+
+	/* Requested again, on every CPU: the administrator's CPU for 1. */
+	t->irq[1].aff = GENMASK(FAKE_NR_CPUS - 1, 0);
+	t->irq[2].aff = GENMASK(FAKE_NR_CPUS - 1, 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 1, FAKE_IRQ_BASE + 1), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 2, FAKE_IRQ_BASE + 2), 0);
+	fake_notify(test);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;6;2;3");
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa 0 100 spread active 0\n"
+			   "numa 1 101 spread admin 6\n"
+			   "numa 2 102 spread active 2\n"
+			   "numa 3 103 spread active 3\n");
+}
+
+/*
  * Masks the kernel set are never the administrator's: CPU hotplug's
  * migration of an unused vector (which notifies nobody), and reads of the
  * files, which change nothing.
@@ -2206,6 +2247,7 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE_PARAM(irq_spread_test_dev_store_bad, store_bad_gen_params),
 	KUNIT_CASE(irq_spread_test_dev_store_fails),
 	KUNIT_CASE(irq_spread_test_dev_admin),
+	KUNIT_CASE(irq_spread_test_dev_detach_unnotified),
 	KUNIT_CASE(irq_spread_test_dev_kernel_moves),
 	KUNIT_CASE(irq_spread_test_dev_stale_notify),
 	KUNIT_CASE(irq_spread_test_dev_hotplug_three_cores),

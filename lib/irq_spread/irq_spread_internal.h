@@ -395,6 +395,8 @@ void irq_spread_vec_reseen(struct irq_spread_dev *sd,
 			   struct irq_spread_vec *vec);
 int irq_spread_vec_apply(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
 			 const unsigned long *mask);
+void irq_spread_vec_seen(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
+			 const cpumask_t *mask);
 void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 			   const cpumask_t *mask);
 void irq_spread_vec_notify_release(struct kref *ref);

@@ -104,6 +104,21 @@ struct irq_spread_dev_ops {
 #define IRQ_SPREAD_DEV_NO_CLASS	BIT(0)
 
 /**
+ * IRQ_SPREAD_DEV_PLACE_ONLY - a device whose vectors a pool serves
+ *
+ * For &irq_spread_dev_info.flags.  The registration places its vectors
+ * (distinct CPUs under its policy, on the load of every other device) but
+ * is never counted in the per-CPU load, has no class device (no knob that
+ * would move nothing) and attaches no interrupt: a pool's vectors serve it
+ * (irq_spread_dev_pool_get()), and those are counted.  Before a pool
+ * vector serves one of its vectors, the vector's placement answers
+ * irq_spread_dev_vector_mask(); after, the pool vector's CPUs.  For a
+ * sub-function whose queues take interrupts of its parent's pool, as
+ * mlx5's SFs do.  Implies %IRQ_SPREAD_DEV_NO_CLASS; takes no @rmap.
+ */
+#define IRQ_SPREAD_DEV_PLACE_ONLY	BIT(1)
+
+/**
  * struct irq_spread_dev_info - a device to register with irq_spread
  * @dev: the device, added already (device_add()): the parent of the
  *	registration's class device
@@ -121,14 +136,19 @@ struct irq_spread_dev_ops {
  *	/sys/module/irq_spread/parameters/policy)
  * @ops: the driver's callbacks, or %NULL
  * @priv: for @ops
- * @flags: %IRQ_SPREAD_DEV_NO_CLASS, or 0
+ * @flags: %IRQ_SPREAD_DEV_NO_CLASS, %IRQ_SPREAD_DEV_PLACE_ONLY, or 0
  * @rmap: the aRFS reverse map of the device's RX queues
- *	(&net_device.rx_cpu_rmap), or %NULL: spread vector k is its object
- *	k, kept in step with the vector's affinity.  Allocate it with
- *	alloc_cpu_rmap() and free it with cpu_rmap_put() after
+ *	(&net_device.rx_cpu_rmap), or %NULL: index k is spread vector k.
+ *	The library makes the map from the spread vectors in use that have
+ *	an interrupt attached, whenever one of them is attached, detached or
+ *	moved: every CPU maps to the nearest of them, else to the first, so
+ *	a lookup never names a vector without an interrupt (as
+ *	irq_cpu_rmap_add() held only the interrupts requested).  Allocate it
+ *	with alloc_cpu_rmap() and free it with cpu_rmap_put() after
  *	irq_spread_dev_unregister(), not with alloc_irq_cpu_rmap() and
  *	irq_cpu_rmap_add(): an interrupt has a single affinity notifier, and
- *	the library's updates the map.  Room for @nr_vectors objects, free.
+ *	the library's updates the map.  Room for @nr_vectors indexes; the
+ *	library adds no object to it.
  *
  * Device vector numbers, used by every call, are 0 to @pre_vectors - 1 for
  * the reserved vectors before, @pre_vectors to @pre_vectors + @nr_vectors
@@ -171,12 +191,14 @@ enum irq_spread_policy irq_spread_default_policy(void);
 
 /**
  * struct irq_spread_pool_ops - how a pool has its driver set vectors up
- * @request: make vector @vector of the device ready for use on the CPUs in
- *	@mask (allocate and request the interrupt, set its affinity, ...), and
- *	return its Linux interrupt number, or a negative errno.  @mask stays
- *	valid and unchanged until @release returns, so it may be used as the
- *	affinity hint.  Called with the pool lock held: may sleep, must not
- *	call back into the pool.
+ * @request: make vector @vector of the device ready for use (allocate and
+ *	request the interrupt, ...), and return its Linux interrupt number,
+ *	or a negative errno.  @mask, the CPUs the pool places it on, is valid
+ *	during the call only (for an allocation near them): the pool sets the
+ *	interrupt's affinity itself once @request returns, and again
+ *	whenever it moves the vector (CPU hotplug, its owner's policy or CPUs
+ *	written), so the driver sets neither the affinity nor a hint.  Called
+ *	with the pool lock held: may sleep, must not call back into the pool.
  * @release: undo @request for vector @vector, whose Linux interrupt number
  *	@request returned as @irq.  Called with the pool lock held when the
  *	vector's last user puts it (or the pool is destroyed): may sleep, must
@@ -196,7 +218,14 @@ struct irq_spread_pool_ops {
  * @name: the pool's name, unique among pools: the name of its debugfs file
  *	(copied)
  * @node: the device's NUMA node (dev_to_node()), or NUMA_NO_NODE
- * @policy: how new vectors are placed within the CPUs a consumer asks for
+ * @policy: how new vectors are placed within the CPUs a consumer asks for,
+ *	if the pool has no @owner
+ * @owner: the registered device the pool's vectors belong to (a PF whose
+ *	SFs share them), or %NULL: the pool places its vectors under the
+ *	owner's policy, within the CPUs the owner may use, and places every
+ *	requested vector afresh when the administrator writes either.  The
+ *	owner may be unregistered before the pool is destroyed: the pool then
+ *	keeps the owner's last policy and CPUs.
  * @first_vector: the device's first vector that the pool owns
  * @nr_vectors: number of vectors the pool owns, from @first_vector on
  * @max_users: at most this many users per vector; 0 for no bound other than
@@ -208,6 +237,7 @@ struct irq_spread_pool_info {
 	const char *name;
 	int node;
 	enum irq_spread_policy policy;
+	struct irq_spread_dev *owner;
 	unsigned int first_vector;
 	unsigned int nr_vectors;
 	unsigned int max_users;
@@ -219,8 +249,9 @@ struct irq_spread_pool *irq_spread_pool_create(const struct irq_spread_pool_info
 void irq_spread_pool_destroy(struct irq_spread_pool *pool);
 int irq_spread_pool_get(struct irq_spread_pool *pool,
 			const struct cpumask *mask);
-int irq_spread_pool_get_cpu(struct irq_spread_pool *pool, unsigned int cpu);
 int irq_spread_pool_put(struct irq_spread_pool *pool, unsigned int vector);
-int irq_spread_pool_irq(struct irq_spread_pool *pool, unsigned int vector);
+int irq_spread_dev_pool_get(struct irq_spread_dev *sd, unsigned int vector,
+			    struct irq_spread_pool *pool);
+int irq_spread_dev_pool_put(struct irq_spread_dev *sd, unsigned int vector);
 
 #endif /* _LINUX_IRQ_SPREAD_H */

@@ -28,7 +28,9 @@
  *    device (its first placement and its entry, so that a CPU hotplug
  *    callback sees it placed or not at all), to remove one, and by the
  *    CPU hotplug callbacks, the debugfs files and the class's irqs file
- *    (irq_spread_devs_irqs()), which visit every device in turn;
+ *    (irq_spread_devs_irqs()), which visit every device in turn; or,
+ *    never with it, the pools' locks (pool.c), a pool's taken before the
+ *    lock of a device it belongs to or serves;
  *  - &irq_spread_dev.lock, a mutex per device: the device's state.  Its
  *    calls, its files, its affinity notifications and its report work
  *    take it, and no other device's: two devices are placed, applied and
@@ -96,7 +98,7 @@ static struct irq_spread_vec *irq_spread_vec_alloc(struct irq_spread_dev *sd,
 		return NULL;
 	vec->sd = sd;
 	vec->index = index;
-	vec->rmap_index = -1;
+	INIT_LIST_HEAD(&vec->pool_link);
 	vec->hint[0] = vec->masks;
 	vec->hint[1] = vec->masks + sd->stride;
 	vec->seen = vec->masks + 2 * sd->stride;
@@ -225,7 +227,10 @@ static bool irq_spread_dev_info_valid(const struct irq_spread_topology *topo,
 
 	if (!info || !info->dev || !info->nr_vectors ||
 	    (unsigned int)info->policy >= IRQ_SPREAD_NR_POLICIES ||
-	    (info->flags & ~IRQ_SPREAD_DEV_NO_CLASS))
+	    (info->flags & ~(IRQ_SPREAD_DEV_NO_CLASS | IRQ_SPREAD_DEV_PLACE_ONLY)))
+		return false;
+	/* A placement-only device has no interrupt to keep a map of. */
+	if (info->rmap && (info->flags & IRQ_SPREAD_DEV_PLACE_ONLY))
 		return false;
 	if (info->node != NUMA_NO_NODE &&
 	    (info->node < 0 || info->node >= topo->nr_nodes))
@@ -247,45 +252,47 @@ static bool irq_spread_dev_info_valid(const struct irq_spread_topology *topo,
 	return true;
 }
 
-/* Give spread vectors @from to @sd->nr - 1 their objects in the aRFS map. */
-static int irq_spread_dev_rmap_add(struct irq_spread_dev *sd, unsigned int from)
+/**
+ * irq_spread_dev_spread - place some of a device's vectors
+ * @sd: the device
+ * @nvec: number of vectors
+ * @policy: under this policy
+ * @masks: where to write their masks, @sd->stride longs each
+ * @flags: for irq_spread_topo_spread()
+ *
+ * Within the CPUs the device may use, counted in the load but for a
+ * placement-only device, whose vectors are placed on the load of the
+ * others and never counted: irq_spread_dev_release() and
+ * irq_spread_dev_hold() then do nothing either.
+ *
+ * Context: process context, may sleep.
+ * Return: as irq_spread_topo_spread().
+ */
+int irq_spread_dev_spread(struct irq_spread_dev *sd, unsigned int nvec,
+			  enum irq_spread_policy policy, unsigned long *masks,
+			  unsigned int flags)
 {
-#ifdef CONFIG_CPU_RMAP
-	struct irq_spread_vec *vec;
-	unsigned int k;
-	int idx;
-
-	if (!sd->rmap)
-		return 0;
-	for (k = from; k < sd->nr; k++) {
-		vec = sd->vec[sd->pre + k];
-		idx = cpu_rmap_add(sd->rmap, vec);
-		if (idx < 0)
-			return idx;
-		vec->rmap_index = idx;
-	}
-#endif
-	return 0;
+	if (sd->flags & IRQ_SPREAD_DEV_PLACE_ONLY)
+		flags |= IRQ_SPREAD_NO_HOLD;
+	return irq_spread_topo_spread(sd->topo, sd->node, nvec, policy,
+				      irq_spread_dev_exclude(sd), masks,
+				      sd->stride, flags);
 }
 
-/* Take a vector's object out of the aRFS map: nobody's from now on. */
-static void irq_spread_vec_rmap_del(struct irq_spread_dev *sd,
-				    struct irq_spread_vec *vec)
+/* Take @nvec masks of @sd out of the load, as irq_spread_topo_release(). */
+void irq_spread_dev_release(struct irq_spread_dev *sd, unsigned int nvec,
+			    const unsigned long *masks)
 {
-#ifdef CONFIG_CPU_RMAP
-	if (sd->rmap && vec->rmap_index >= 0)
-		sd->rmap->obj[vec->rmap_index] = NULL;
-#endif
-	vec->rmap_index = -1;
+	if (!(sd->flags & IRQ_SPREAD_DEV_PLACE_ONLY))
+		irq_spread_topo_release(sd->topo, nvec, masks, sd->stride);
 }
 
-/* Take spread vectors @from on out of the aRFS map. */
-static void irq_spread_dev_rmap_del(struct irq_spread_dev *sd, unsigned int from)
+/* Count @nvec masks of @sd in the load again, as irq_spread_topo_hold(). */
+void irq_spread_dev_hold(struct irq_spread_dev *sd, unsigned int nvec,
+			 const unsigned long *masks)
 {
-	unsigned int k;
-
-	for (k = from; k < sd->nr; k++)
-		irq_spread_vec_rmap_del(sd, sd->vec[sd->pre + k]);
+	if (!(sd->flags & IRQ_SPREAD_DEV_PLACE_ONLY))
+		irq_spread_topo_hold(sd->topo, nvec, masks, sd->stride);
 }
 
 /**
@@ -455,24 +462,14 @@ static int irq_spread_dev_add(struct irq_spread_dev *sd)
 		ret = -EBUSY;
 		goto unlock;
 	}
-	ret = irq_spread_topo_cpus(sd->topo, sd->node, sd->nr, sd->policy,
-				   irq_spread_dev_exclude(sd), sd->placed,
-				   sd->stride);
+	ret = irq_spread_dev_spread(sd, sd->nr, sd->policy, sd->placed, 0);
 	if (ret)
 		goto unlock;
 	sd->nr_active = sd->nr;
-	ret = irq_spread_dev_rmap_add(sd, 0);
-	if (ret) {
-		irq_spread_dev_rmap_del(sd, 0);
-		irq_spread_topo_release(sd->topo, sd->nr_active, sd->placed,
-					sd->stride);
-		goto unlock;
-	}
 	irq_spread_dev_eligible(sd, sd->eligible);
-	for (v = 0; v < irq_spread_dev_nvec(sd); v++) {
+	for (v = 0; v < irq_spread_dev_nvec(sd); v++)
 		irq_spread_vec_refresh(sd, v, sd->placed, sd->nr_active);
-		irq_spread_vec_rmap(sd, sd->vec[v], sd->vec[v]->now);
-	}
+	irq_spread_dev_rmap(sd);
 	irq_spread_dev_placed_afresh(sd);
 	list_add_tail(&sd->list, &irq_spread_devs);
 unlock:
@@ -504,8 +501,7 @@ static void irq_spread_dev_remove(struct irq_spread_dev *sd, unsigned int *irqs)
 		vec->hinted = false;
 		vec->irq = 0;
 	}
-	irq_spread_topo_release(sd->topo, sd->nr_active, sd->placed, sd->stride);
-	irq_spread_dev_rmap_del(sd, 0);
+	irq_spread_dev_release(sd, sd->nr_active, sd->placed);
 	mutex_unlock(&sd->lock);
 	mutex_unlock(&irq_spread_devs_lock);
 }
@@ -540,6 +536,9 @@ irq_spread_dev_topo_register(struct irq_spread_topology *topo,
 	sd->priv = info->priv;
 	sd->rmap = info->rmap;
 	sd->flags = info->flags;
+	/* Nothing to show the administrator: no interrupt to move. */
+	if (sd->flags & IRQ_SPREAD_DEV_PLACE_ONLY)
+		sd->flags |= IRQ_SPREAD_DEV_NO_CLASS;
 	INIT_WORK(&sd->work, irq_spread_dev_work);
 
 	mutex_lock(&irq_spread_devs_lock);
@@ -590,15 +589,18 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_topo_register);
  * The device gets the system default policy if the administrator set one,
  * else @info->policy; all its spread vectors are in use.  Without
  * %IRQ_SPREAD_DEV_NO_CLASS, what the administrator set on the device's
- * last registration (policy, CPUs, hand-set vectors) applies again.
+ * last registration (policy, CPUs, hand-set vectors) applies again.  A
+ * placement-only device (%IRQ_SPREAD_DEV_PLACE_ONLY) is placed but never
+ * counted in the load, and has no class device.
  *
  * Context: process context, may sleep.  May be called with the CPU hotplug
  * lock held (cpus_read_lock(), or from a CPU hotplug callback), as every
  * call of the device API but irq_spread_dev_unregister() may.
  * Return: the registered device, or an ERR_PTR(): -EINVAL if @info is
  * %NULL, has no device, no spread vector, more than
- * %IRQ_SPREAD_MAX_VECTORS vectors, a bad node, policy or reserved entry, or
- * an rmap with less room than @info->nr_vectors; -EBUSY if the
+ * %IRQ_SPREAD_MAX_VECTORS vectors, a bad node, policy, flag or reserved
+ * entry, an rmap with less room than @info->nr_vectors or for a
+ * placement-only device; -EBUSY if the
  * device is registered already; -ENOMEM; -ENODEV if no CPU is online; or
  * the error of the class device's creation.  On error nothing is left
  * registered or counted.
@@ -618,10 +620,12 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_register);
  * set on the device for its next registration (without
  * %IRQ_SPREAD_DEV_NO_CLASS), detaches the interrupts still attached (they
  * keep their affinity, lose the hint and the library's notifier) and
- * takes the vectors out of the per-CPU load.  Call it before the
- * interrupts are freed: free_irq() warns about a hint or a notifier left
- * set.  Waits for a call of &irq_spread_dev_ops.changed in progress and
- * cancels those not started.
+ * takes the vectors out of the per-CPU load.  A placement-only device
+ * gives back the pool vectors that serve it; a pool the device owns keeps
+ * its last policy and CPUs.  Call it before the interrupts are freed:
+ * free_irq() warns about a hint or a notifier left set.  Waits for a call
+ * of &irq_spread_dev_ops.changed in progress and cancels those not
+ * started.
  *
  * Context: process context, may sleep; not from
  * &irq_spread_dev_ops.changed, and not holding a lock that callback takes:
@@ -633,6 +637,7 @@ void irq_spread_dev_unregister(struct irq_spread_dev *sd)
 
 	if (IS_ERR_OR_NULL(sd))
 		return;
+	irq_spread_pools_dev_gone(sd);
 	/* Waits for the files' show and store, which take the lock. */
 	irq_spread_dev_class_del(sd);
 	irq_spread_dev_keep(sd);
@@ -671,8 +676,10 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_unregister);
  * administrator's.
  *
  * Context: process context, may sleep.
- * Return: 0; -EINVAL if @sd is %NULL, @vector out of range or @irq 0;
- * -EBUSY if the vector has an interrupt already or the interrupt has
+ * Return: 0; -EINVAL if @sd is %NULL or placement-only
+ * (%IRQ_SPREAD_DEV_PLACE_ONLY: a pool's vectors serve it), @vector out of
+ * range or @irq 0; -EBUSY if the vector has an interrupt already or the
+ * interrupt has
  * another affinity notifier; the interrupt core's error if it refuses the
  * notifier or the mask of a vector not the administrator's.  On error the
  * vector is left without an interrupt and the interrupt as it was.
@@ -683,7 +690,7 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	struct irq_spread_vec *vec;
 	int ret;
 
-	if (!sd || !irq)
+	if (!sd || !irq || (sd->flags & IRQ_SPREAD_DEV_PLACE_ONLY))
 		return -EINVAL;
 	mutex_lock(&sd->lock);
 	if (vector >= irq_spread_dev_nvec(sd)) {
@@ -723,8 +730,8 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	} else if (vec->has_now) {
 		ret = irq_spread_vec_apply(sd, vec, vec->now);
 	}
-	if (!ret && vec->has_now)
-		irq_spread_vec_rmap(sd, vec, vec->now);
+	if (!ret)
+		irq_spread_dev_rmap(sd);
 	mutex_unlock(&sd->lock);
 	if (!ret)
 		return 0;
@@ -783,6 +790,7 @@ void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector)
 			irq_spread_irq_hint(irq, NULL);
 		vec->hinted = false;
 		vec->irq = 0;
+		irq_spread_dev_rmap(sd);
 	}
 	mutex_unlock(&sd->lock);
 }
@@ -909,8 +917,10 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_set_vectors);
  * What a write of the device's policy file does: hands the vectors the
  * administrator set back to the policy and places the vectors in use
  * afresh under @policy, within the CPUs the device may use, all of them
- * applied.  The same policy again only hands the vectors back.  For a
- * caller that shows the policy itself (%IRQ_SPREAD_DEV_NO_CLASS).
+ * applied.  The same policy again only hands the vectors back.  The pools
+ * @sd owns (&irq_spread_pool_info.owner) then place their requested
+ * vectors afresh under @policy.  For a caller that shows the policy itself
+ * (%IRQ_SPREAD_DEV_NO_CLASS).
  *
  * Context: process context, may sleep.
  * Return: 0; -EINVAL if @sd is %NULL or @policy is no policy; -ENOMEM; or
@@ -930,6 +940,8 @@ int irq_spread_dev_set_policy(struct irq_spread_dev *sd,
 	if (!ret)
 		sd->policy_set = true;
 	mutex_unlock(&sd->lock);
+	if (!ret)
+		irq_spread_pools_follow(sd);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_policy);
@@ -993,6 +1005,8 @@ int irq_spread_dev_set_cpu_bits(struct irq_spread_dev *sd,
 unlock:
 	mutex_unlock(&sd->lock);
 	bitmap_free(old);
+	if (!ret)
+		irq_spread_pools_follow(sd);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_cpu_bits);
@@ -1008,7 +1022,8 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_cpu_bits);
  * device still counted; the administrator's vectors stay as they are, and
  * CPU hotplug moves vectors within @cpus.  Should none of @cpus be able to
  * take an interrupt later (all offline), the vectors go on the eligible
- * CPUs until one is back.  For a caller that shows the CPUs itself
+ * CPUs until one is back.  The pools @sd owns place their requested
+ * vectors afresh within @cpus.  For a caller that shows the CPUs itself
  * (%IRQ_SPREAD_DEV_NO_CLASS).
  *
  * Context: process context, may sleep.
@@ -1090,6 +1105,8 @@ static void irq_spread_dev_show(struct seq_file *m, struct irq_spread_dev *sd)
 		state = vec->admin ? "admin" : "active";
 		if (irq_spread_dev_spread_index(sd, v, &k) && k >= sd->nr_active)
 			state = "inactive";
+		if (vec->pool)
+			state = "pool";
 		seq_printf(m, "%s %s %u ", path ?: "?",
 			   irq_spread_policy_name(sd->policy), v);
 		if (vec->irq)
@@ -1114,8 +1131,8 @@ static void irq_spread_dev_show(struct seq_file *m, struct irq_spread_dev *sd)
  * path (without /sys), its policy, the device vector number, its Linux
  * interrupt or "-", its kind ("pre", "spread" or "post"), its state
  * ("active", "admin" for one the administrator set, "inactive" for a
- * spread vector not in use) and its CPUs (irq_spread_dev_vector_mask(), or
- * "-").  Changes nothing.
+ * spread vector not in use, "pool" for one a pool vector serves) and its
+ * CPUs (irq_spread_dev_vector_mask(), or "-").  Changes nothing.
  *
  * Return: 0.
  */

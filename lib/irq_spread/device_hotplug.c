@@ -52,9 +52,8 @@ static int irq_spread_dev_repair_slot(struct irq_spread_dev *sd, unsigned int k)
 	const unsigned long *sibs;
 	int ret;
 
-	ret = irq_spread_topo_spread(topo, sd->node, 1, sd->policy,
-				     irq_spread_dev_exclude(sd), mask, sd->stride,
-				     IRQ_SPREAD_SLOT_ONLY);
+	ret = irq_spread_dev_spread(sd, 1, sd->policy, mask,
+				    IRQ_SPREAD_SLOT_ONLY);
 	if (ret || sd->policy != IRQ_SPREAD_NUMA_CORE)
 		return ret;
 
@@ -65,11 +64,11 @@ static int irq_spread_dev_repair_slot(struct irq_spread_dev *sd, unsigned int k)
 						sibs, n))
 			return 0;
 	}
-	irq_spread_topo_release(topo, 1, mask, sd->stride);
+	irq_spread_dev_release(sd, 1, mask);
 	irq_spread_dev_eligible(sd, sd->want);
 	bitmap_and(mask, sibs, sd->want, n);
 	__set_bit(slot, mask);
-	irq_spread_topo_hold(topo, 1, mask, sd->stride);
+	irq_spread_dev_hold(sd, 1, mask);
 	return 0;
 }
 
@@ -205,12 +204,11 @@ static void irq_spread_dev_repair(struct irq_spread_dev *sd,
 	if (!fresh || !used)
 		goto slots;
 	/* The fresh placement, with none of the device's own load. */
-	irq_spread_topo_release(topo, nr, sd->spare, sd->stride);
-	ret = irq_spread_topo_cpus(topo, sd->node, nr, sd->policy,
-				   irq_spread_dev_exclude(sd), fresh, sd->stride);
+	irq_spread_dev_release(sd, nr, sd->spare);
+	ret = irq_spread_dev_spread(sd, nr, sd->policy, fresh, 0);
 	if (ret)
 		goto hold;
-	irq_spread_topo_release(topo, nr, fresh, sd->stride);
+	irq_spread_dev_release(sd, nr, fresh);
 
 	/* Each vector keeping a CPU has its equal, if any, in @fresh. */
 	for (j = 0; j < nr; j++) {
@@ -232,8 +230,7 @@ hold:
 	/* The vectors keeping a CPU, and those just placed, count again. */
 	for (j = 0; j < nr; j++) {
 		if (!test_bit(j, empty))
-			irq_spread_topo_hold(topo, 1, irq_spread_dev_mask(sd, sd->spare, j),
-					     sd->stride);
+			irq_spread_dev_hold(sd, 1, irq_spread_dev_mask(sd, sd->spare, j));
 	}
 slots:
 	for_each_set_bit(k, empty, nr) {
@@ -293,12 +290,12 @@ static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 			vec->displaced = true;
 		}
 		/* A vector with other CPUs keeps them. */
-		irq_spread_topo_release(sd->topo, 1, mask, sd->stride);
+		irq_spread_dev_release(sd, 1, mask);
 		__clear_bit(cpu, mask);
 		if (bitmap_empty(mask, n))
 			__set_bit(k, empty);
 		else
-			irq_spread_topo_hold(sd->topo, 1, mask, sd->stride);
+			irq_spread_dev_hold(sd, 1, mask);
 		moved = true;
 	}
 	if (!bitmap_empty(empty, sd->nr_active))
@@ -336,6 +333,7 @@ void irq_spread_devs_cpu_offline(struct irq_spread_topology *topo,
 		mutex_unlock(&sd->lock);
 	}
 	mutex_unlock(&irq_spread_devs_lock);
+	irq_spread_pools_cpu_offline(topo, cpu);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_cpu_offline);
 
@@ -360,9 +358,9 @@ static void irq_spread_dev_cpu_back(struct irq_spread_dev *sd)
 		if (!vec->displaced || !bitmap_subset(vec->home, sd->want, n))
 			continue;
 		mask = irq_spread_dev_mask(sd, sd->spare, k);
-		irq_spread_topo_release(topo, 1, mask, sd->stride);
+		irq_spread_dev_release(sd, 1, mask);
 		bitmap_copy(mask, vec->home, sd->stride * BITS_PER_LONG);
-		irq_spread_topo_hold(topo, 1, mask, sd->stride);
+		irq_spread_dev_hold(sd, 1, mask);
 		vec->displaced = false;
 		moved = true;
 	}
@@ -411,6 +409,7 @@ void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
 		mutex_unlock(&sd->lock);
 	}
 	mutex_unlock(&irq_spread_devs_lock);
+	irq_spread_pools_cpu_online(topo, cpu);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_cpu_online);
 

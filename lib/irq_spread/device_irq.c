@@ -265,6 +265,9 @@ void irq_spread_vec_refresh(struct irq_spread_dev *sd, unsigned int v,
 	struct irq_spread_vec *vec = sd->vec[v];
 	unsigned long flags;
 
+	/* A pool vector serves it: it has that vector's CPUs. */
+	if (vec->pool)
+		return;
 	irq_spread_vec_write_begin(sd, &flags);
 	vec->has_now = irq_spread_dev_want(sd, masks, nr_active, v, vec->now);
 	if (vec->has_now && vec->admin)
@@ -273,21 +276,109 @@ void irq_spread_vec_refresh(struct irq_spread_dev *sd, unsigned int v,
 	irq_spread_vec_write_end(sd, flags);
 }
 
-/* Point the device's aRFS reverse map's object of vector @vec at @mask. */
-void irq_spread_vec_rmap(const struct irq_spread_dev *sd,
-			 const struct irq_spread_vec *vec,
-			 const unsigned long *mask)
+/**
+ * irq_spread_dev_rmap - make a device's aRFS reverse map again
+ * @sd: the device
+ *
+ * From the spread vectors in use that have an interrupt: every CPU to the
+ * nearest of them, object k for spread vector k (cpu_rmap_update()'s
+ * siblings, package, node), else to the first of them.  So
+ * cpu_rmap_lookup_index() never names a vector without an interrupt, as
+ * irq_cpu_rmap_add() named only the interrupts requested.  Readers
+ * (set_rps_cpu()) take entries without a lock: each names such a vector,
+ * or the first, at every moment.
+ *
+ * Context: the device's lock held.
+ */
+void irq_spread_dev_rmap(struct irq_spread_dev *sd)
 {
 #ifdef CONFIG_CPU_RMAP
+	const struct irq_spread_vec *vec;
+	unsigned int cpu, k, first = 0;
 	int err;
 
-	if (!sd->rmap || vec->rmap_index < 0)
+	lockdep_assert_held(&sd->lock);
+	if (!sd->rmap)
 		return;
-	err = cpu_rmap_update(sd->rmap, vec->rmap_index, to_cpumask(mask));
-	if (err)
-		dev_warn(sd->dev, "irq_spread: aRFS map of vector %u not updated: %d\n",
-			 vec->index, err);
+	while (first < sd->nr_active && !sd->vec[sd->pre + first]->irq)
+		first++;
+	for_each_possible_cpu(cpu) {
+		WRITE_ONCE(sd->rmap->near[cpu].index,
+			   first < sd->nr_active ? first : 0);
+		WRITE_ONCE(sd->rmap->near[cpu].dist, CPU_RMAP_DIST_INF);
+	}
+	for (k = first; k < sd->nr_active; k++) {
+		vec = sd->vec[sd->pre + k];
+		if (!vec->irq || !vec->has_now)
+			continue;
+		err = cpu_rmap_update(sd->rmap, k, to_cpumask(vec->now));
+		if (err)
+			dev_warn(sd->dev, "irq_spread: aRFS map of vector %u not updated: %d\n",
+				 vec->index, err);
+	}
 #endif
+}
+
+/* Vector @vec's @now is @mask from now on: a change for the driver? */
+static void irq_spread_vec_set_now(struct irq_spread_vec *vec,
+				   const unsigned long *mask)
+{
+	struct irq_spread_dev *sd = vec->sd;
+	unsigned int n = sd->topo->nr_cpus;
+	unsigned long flags;
+
+	if (vec->has_now && bitmap_equal(vec->now, mask, n))
+		return;
+	irq_spread_vec_write_begin(sd, &flags);
+	bitmap_copy(vec->now, mask, sd->stride * BITS_PER_LONG);
+	vec->has_now = true;
+	irq_spread_vec_write_end(sd, flags);
+	bitmap_zero(sd->changed, irq_spread_dev_nvec(sd));
+	__set_bit(vec->index, sd->changed);
+	irq_spread_dev_report(sd, sd->changed);
+}
+
+/**
+ * irq_spread_vec_serve - a pool vector serves a placement-only device's vector
+ * @vec: the vector, whose @pool is set
+ * @mask: the pool vector's CPUs, @vec->sd->stride longs
+ *
+ * The vector has the pool vector's CPUs, from now on and whenever they
+ * change; the driver is told if they differ from what it had.
+ *
+ * Context: the vector's device's lock held (inside the pool's lock).
+ */
+void irq_spread_vec_serve(struct irq_spread_vec *vec, const unsigned long *mask)
+{
+	lockdep_assert_held(&vec->sd->lock);
+	irq_spread_vec_set_now(vec, mask);
+}
+
+/**
+ * irq_spread_vec_unserve - no pool vector serves a vector any more
+ * @vec: the vector, whose @pool was just cleared
+ *
+ * The vector has the CPUs of its device's placement again; the driver is
+ * told if they differ from the pool vector's.
+ *
+ * Context: the vector's device's lock held (inside the pool's lock).
+ */
+void irq_spread_vec_unserve(struct irq_spread_vec *vec)
+{
+	struct irq_spread_dev *sd = vec->sd;
+
+	unsigned long flags;
+
+	lockdep_assert_held(&sd->lock);
+	if (irq_spread_dev_want(sd, sd->placed, sd->nr_active, vec->index,
+				sd->want)) {
+		irq_spread_vec_set_now(vec, sd->want);
+		return;
+	}
+	/* A spread vector not in use has no CPUs. */
+	irq_spread_vec_write_begin(sd, &flags);
+	vec->has_now = false;
+	irq_spread_vec_write_end(sd, flags);
 }
 
 /* Tell the driver, later and without locks, of the vectors in @changed. */
@@ -376,7 +467,7 @@ void irq_spread_vec_seen(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
 	bitmap_copy(vec->now, vec->admin_mask, sd->stride * BITS_PER_LONG);
 	vec->has_now = true;
 	irq_spread_vec_write_end(sd, flags);
-	irq_spread_vec_rmap(sd, vec, vec->admin_mask);
+	irq_spread_dev_rmap(sd);
 	bitmap_zero(sd->changed, irq_spread_dev_nvec(sd));
 	__set_bit(vec->index, sd->changed);
 	irq_spread_dev_report(sd, sd->changed);
@@ -569,6 +660,9 @@ int irq_spread_dev_commit(struct irq_spread_dev *sd,
 		vec = sd->vec[v];
 		old[v].admin = vec->admin;
 		old[v].hinted = vec->hinted;
+		/* A pool vector serves it, which its placement does not move. */
+		if (vec->pool)
+			continue;
 		if (reset)
 			vec->admin = false;
 		want = irq_spread_dev_want(sd, masks, nr_active, v, sd->want);
@@ -629,15 +723,9 @@ void irq_spread_dev_placed_afresh(struct irq_spread_dev *sd)
 /* After a commit: the aRFS map and the driver follow the changed vectors. */
 void irq_spread_dev_committed(struct irq_spread_dev *sd)
 {
-	struct irq_spread_vec *vec;
-	unsigned int v;
-
 	lockdep_assert_held(&sd->lock);
-	for_each_set_bit(v, sd->changed, irq_spread_dev_nvec(sd)) {
-		vec = sd->vec[v];
-		if (vec->has_now)
-			irq_spread_vec_rmap(sd, vec, vec->now);
-	}
+	if (!bitmap_empty(sd->changed, irq_spread_dev_nvec(sd)))
+		irq_spread_dev_rmap(sd);
 	irq_spread_dev_report(sd, sd->changed);
 }
 
@@ -653,19 +741,16 @@ int irq_spread_dev_respread(struct irq_spread_dev *sd,
 			    enum irq_spread_policy policy, bool reset,
 			    bool undo)
 {
-	struct irq_spread_topology *topo = sd->topo;
 	int ret;
 
 	lockdep_assert_held(&sd->lock);
-	irq_spread_topo_release(topo, sd->nr_active, sd->placed, sd->stride);
-	ret = irq_spread_topo_cpus(topo, sd->node, nr_active, policy,
-				   irq_spread_dev_exclude(sd), sd->spare,
-				   sd->stride);
+	irq_spread_dev_release(sd, sd->nr_active, sd->placed);
+	ret = irq_spread_dev_spread(sd, nr_active, policy, sd->spare, 0);
 	if (ret)
 		goto hold;
 	ret = irq_spread_dev_commit(sd, sd->spare, nr_active, reset, undo);
 	if (ret && undo) {
-		irq_spread_topo_release(topo, nr_active, sd->spare, sd->stride);
+		irq_spread_dev_release(sd, nr_active, sd->spare);
 		goto hold;
 	}
 	swap(sd->placed, sd->spare);
@@ -676,6 +761,6 @@ int irq_spread_dev_respread(struct irq_spread_dev *sd,
 	return ret;
 
 hold:
-	irq_spread_topo_hold(topo, sd->nr_active, sd->placed, sd->stride);
+	irq_spread_dev_hold(sd, sd->nr_active, sd->placed);
 	return ret;
 }

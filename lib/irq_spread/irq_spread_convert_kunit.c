@@ -14,6 +14,13 @@
  *	mlx5_ctrl_irq_request() put it (cpu_online_mask); completion vector i
  *	is device vector 1 + i, where the old comp_irq_request_pci() put it:
  *	cpumask_of(cpumask_local_spread(i, node)).
+ * mlx5 PF/VF with a single IRQ, which control and completion share: one
+ *	spread vector, no reserved one.  The old mlx5_ctrl_irq_request()
+ *	requested it first, on the first online CPU, and completion vector 0
+ *	took that IRQ as it was; the library places it as completion vector
+ *	0, cpumask_local_spread(0, node): the same CPU on node 0, the node's
+ *	first CPU elsewhere (differing on purpose, nearer the device).
+ * mlx5 SFs: irq_spread_test_convert_sf() below.
  * MANA: policy numa-core.  With nvec MSI-X vectors and nvec <= online
  *	CPUs, nvec spread vectors, the hardware channel (HWC) being the first
  *	one, as the old irq_setup() of all nvec; with nvec == online CPUs + 1,
@@ -50,6 +57,7 @@
 #include <linux/err.h>
 #include <linux/find.h>
 #include <linux/irq_spread.h>
+#include <linux/kstrtox.h>
 #include <linux/minmax.h>
 #include <linux/numa.h>
 #include <linux/slab.h>
@@ -88,6 +96,7 @@ static const struct test_machine vm8 = {
 
 enum conv_driver {
 	CONV_MLX5,
+	CONV_MLX5_ONE,
 	CONV_MANA,
 };
 
@@ -98,8 +107,8 @@ enum conv_driver {
  * @drv: the driver
  * @node: the device's node
  * @nvec: mlx5: completion vectors (num_ports * online CPUs for every
- *	port's channels); MANA: MSI-X vectors, the HWC's included (at most
- *	online CPUs + 1, as mana_gd_setup_irqs() asks)
+ *	port's channels); mlx5 with a single IRQ: 1; MANA: MSI-X vectors, the
+ *	HWC's included (at most online CPUs + 1, as mana_gd_setup_irqs() asks)
  * @old: the old driver's placement, by device vector, ";" between vectors,
  *	worked out by hand; %NULL: old_placement() derives it
  * @want: the library's, by hand, where it differs; %NULL: the old one
@@ -172,6 +181,19 @@ static const struct conv_case conv_cases[] = {
 	{ "mana vm4 2", &vm4, CONV_MANA, 0, 2, .old = "0-1;2-3" },
 	{ "mlx5 vm4 8 comp (dual port, > CPUs)", &vm4, CONV_MLX5, 0, 8,
 	  .old = "0-3;0;1;2;3;0;1;2;3" },
+
+	/*
+	 * A PF/VF with a single IRQ: the old control IRQ on the first online
+	 * CPU, 0; the library's completion vector 0 on its node's first CPU:
+	 * 0 for node 0, 4 for node 1 of the 2-node VM, 40 for the EPYC's node
+	 * 5 (CPUs 40-47, 168-175).
+	 */
+	{ "mlx5 single IRQ vm8 node 0", &vm8, CONV_MLX5_ONE, 0, 1, .old = "0" },
+	{ "mlx5 single IRQ vm8 node 1 (differs: on its node)", &vm8,
+	  CONV_MLX5_ONE, 1, 1, .old = "0", .want = "4", .differs = 1 },
+	{ "mlx5 single IRQ epyc node 5 (differs: on its node)",
+	  &irq_spread_test_epyc, CONV_MLX5_ONE, 5, 1, .old = "0", .want = "40",
+	  .differs = 1 },
 
 	/*
 	 * The 8-vCPU 2-node VM, device on node 1.  mlx5, 16 completion
@@ -435,6 +457,12 @@ static void old_placement(struct kunit *test, struct conv_test *ct,
 				  conv_mask(ct, masks, 1 + i));
 		return;
 	}
+	/* mlx5_ctrl_irq_request() of a single IRQ: the first online CPU. */
+	if (c->drv == CONV_MLX5_ONE) {
+		__set_bit(find_first_bit(ct->t->online, ct->n),
+			  conv_mask(ct, masks, 0));
+		return;
+	}
 	/* mana_gd_setup_irqs(): the HWC apart with one vector per CPU. */
 	start = c->nvec <= online ? 0 : 1;
 	if (start)
@@ -449,7 +477,7 @@ static void old_placement(struct kunit *test, struct conv_test *ct,
  * The library's expected placement: the old one, but under numa-core a
  * core that holds several of the spread vectors gives the r-th of them
  * (in vector order) its r-th online thread alone; the HWC reserved vector
- * follows spread vector 0.
+ * follows spread vector 0; mlx5's single IRQ is completion vector 0.
  */
 static void lib_placement(struct kunit *test, struct conv_test *ct)
 {
@@ -457,6 +485,11 @@ static void lib_placement(struct kunit *test, struct conv_test *ct)
 	unsigned long *mk, *mj;
 
 	bitmap_copy(ct->want, ct->old, ct->nvec * ct->t->longs * BITS_PER_LONG);
+	/* A single IRQ: completion vector 0's CPU, not the first online. */
+	if (ct->c->drv == CONV_MLX5_ONE) {
+		bitmap_zero(ct->want, ct->n);
+		__set_bit(old_local_spread(test, ct, 0, ct->c->node), ct->want);
+	}
 	if (ct->c->drv != CONV_MANA)
 		return;
 	if (ct->c->nvec > bitmap_weight(ct->t->online, ct->n)) {
@@ -558,11 +591,6 @@ static int conv_notifier(unsigned int irq, struct irq_affinity_notify *notify)
 	return 0;
 }
 
-static void conv_unregister(void *sd)
-{
-	irq_spread_dev_unregister(sd);
-}
-
 static void conv_restore_default(void *data)
 {
 	uintptr_t v = (uintptr_t)data;
@@ -580,7 +608,6 @@ static struct irq_spread_dev *conv_register(struct kunit *test,
 	struct irq_spread_dev_info info = {
 		.node = c->node,
 	};
-	struct irq_spread_dev *sd;
 	uintptr_t v;
 
 	/* No system default set: the driver's own applies. */
@@ -589,13 +616,14 @@ static struct irq_spread_dev *conv_register(struct kunit *test,
 							(void *)v), 0);
 	irq_spread_default_policy_restore(IRQ_SPREAD_NUMA, false);
 
-	info.dev = kunit_device_register(test, "irq_spread_conv");
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, info.dev);
 	if (c->drv == CONV_MLX5) {
 		info.policy = IRQ_SPREAD_NUMA;
 		info.pre_vectors = 1;
 		info.reserved = mlx5_ctrl;
 		info.nr_vectors = c->nvec;
+	} else if (c->drv == CONV_MLX5_ONE) {
+		info.policy = IRQ_SPREAD_NUMA;
+		info.nr_vectors = 1;
 	} else {
 		info.policy = IRQ_SPREAD_NUMA_CORE;
 		if (c->nvec > bitmap_weight(ct->t->online, ct->n)) {
@@ -604,11 +632,8 @@ static struct irq_spread_dev *conv_register(struct kunit *test,
 		}
 		info.nr_vectors = c->nvec - info.pre_vectors;
 	}
-	sd = irq_spread_dev_topo_register(&ct->t->topo, &info);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conv_unregister,
-							sd), 0);
-	return sd;
+	return irq_spread_test_register(test, &ct->t->topo, &info,
+					"irq_spread_conv");
 }
 
 /* The first @rows vectors, old and library, for the notes. */
@@ -662,7 +687,7 @@ static void irq_spread_test_convert(struct kunit *test)
 	lib_placement(test, ct);
 	if (c->want) {
 		KUNIT_EXPECT_STREQ_MSG(test, conv_str(test, ct, ct->want),
-				       c->want, "the numa-core rule");
+				       c->want, "the library's rules");
 		conv_parse(test, ct, c->want, ct->want);
 	}
 	for (v = 0; v < ct->nvec; v++)
@@ -710,8 +735,200 @@ static void irq_spread_test_convert(struct kunit *test)
 		conv_table(test, ct, lib);
 }
 
+/**
+ * struct conv_sf_case - mlx5 SFs taking their EQs' IRQs from the SF pool
+ * @desc: what it is; says "differs" when some EQ differs on purpose
+ * @m: the machine
+ * @node: the PF's node, its SFs' too
+ * @pool: the SF completion pool's IRQs
+ * @sfs: SFs, probed in order, each creating its EQs in order
+ * @eqs: completion EQs of each SF
+ * @old: the CPU of each EQ's IRQ under the old SF pool, ";" between SFs,
+ *	"," between EQs, worked out by hand
+ * @want: the library's, where it differs; %NULL: @old
+ * @differs: EQs on which the library differs on purpose, counted by hand
+ */
+struct conv_sf_case {
+	const char *desc;
+	const struct test_machine *m;
+	int node;
+	unsigned int pool;
+	unsigned int sfs;
+	unsigned int eqs;
+	const char *old;
+	const char *want;
+	unsigned int differs;
+};
+
+/*
+ * The PF has a completion vector per CPU (numa: CPU k each, from its node)
+ * and the SF pool's IRQs follow its vectors'.  The old rules
+ * (irq_affinity.c): an SF asks for the online CPUs its other EQs' IRQs do
+ * not have; the pool gives the least used IRQ within them if it has fewer
+ * than 2 references (none: an EQ holds 2), else a new IRQ while it has a
+ * free index, on the CPU of the request its own IRQs load least (lowest
+ * number first, nodes ignored), else the least used IRQ within the
+ * request, the lowest index first.
+ */
+static const struct conv_sf_case conv_sf_cases[] = {
+	/*
+	 * MANA's VM, one node, pool of 4, 3 SFs of 2 EQs.  Old: SF 0 gets
+	 * new IRQs on 0, then 1 (not its 0); SF 1 new ones on 2, 3 (the
+	 * least loaded); SF 2, the pool full, the least used IRQ, 0, then
+	 * the least used not on CPU 0, 1.  The library: the same, the
+	 * PF's load being 1 on every CPU.
+	 */
+	{ "SFs mana-vm pool 4, 3 SFs of 2", &irq_spread_test_mana_vm, 0, 4,
+	  3, 2, .old = "0,1;2,3;0,1" },
+	/*
+	 * The 2-node VM, PF on node 1 (CPUs 4-7): old, CPU number order
+	 * whatever the node, 0, 1 and 2, 3; the library new IRQs on the
+	 * PF's node first: 4, 5 and 6, 7.
+	 */
+	{ "SFs vm8 node 1 pool 4, 2 SFs of 2 (differs: on the PF's node)",
+	  &vm8, 1, 4, 2, 2, .old = "0,1;2,3", .want = "4,5;6,7", .differs = 4 },
+	/*
+	 * A pool of 3 for 2 SFs of 3 EQs on MANA's VM: old, SF 0 new IRQs on
+	 * 0, 1, 2; SF 1, the pool full, the least used IRQ outside its own
+	 * CPUs each time: 0, 1, 2 (distinct).  The library the same.
+	 */
+	{ "SFs mana-vm pool 3, 2 SFs of 3", &irq_spread_test_mana_vm, 0, 3,
+	  2, 3, .old = "0,1,2;0,1,2" },
+};
+
+static void conv_sf_case_desc(const struct conv_sf_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(conv_sf, conv_sf_cases, conv_sf_case_desc);
+
+/* The @i-th CPU of a list like conv_sf_case.old. */
+static int conv_sf_cpu(struct kunit *test, const char *list, unsigned int i)
+{
+	char *s = kunit_kstrdup(test, list, GFP_KERNEL), *tok;
+	int cpu = -1;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	while ((tok = strsep(&s, ",;")) && i--)
+		;
+	KUNIT_ASSERT_NOT_NULL(test, tok);
+	KUNIT_ASSERT_EQ(test, kstrtoint(tok, 10, &cpu), 0);
+	return cpu;
+}
+
+static int conv_sf_affinity(unsigned int irq, const struct cpumask *mask)
+{
+	return 0;
+}
+
+static int conv_sf_request(void *priv, unsigned int vector,
+			   const struct cpumask *mask)
+{
+	return CONV_IRQ_BASE + vector;
+}
+
+static void conv_sf_release(void *priv, unsigned int vector, unsigned int irq)
+{
+}
+
+static const struct irq_spread_pool_ops conv_sf_pool_ops = {
+	.request	= conv_sf_request,
+	.release	= conv_sf_release,
+};
+
+static void conv_sf_destroy(void *pool)
+{
+	irq_spread_pool_destroy(pool);
+}
+
+/* Register an mlx5 function as eq.c does: a PF, or a placement-only SF. */
+static struct irq_spread_dev *conv_sf_register(struct kunit *test,
+					       struct test_topo *t, int node,
+					       unsigned int ncomp,
+					       unsigned int flags,
+					       const char *name)
+{
+	static const int mlx5_ctrl[] = { IRQ_SPREAD_ALL_CPUS };
+	struct irq_spread_dev_info info = {
+		.node = node, .nr_vectors = ncomp, .pre_vectors = 1,
+		.reserved = mlx5_ctrl, .policy = IRQ_SPREAD_NUMA, .flags = flags,
+	};
+
+	return irq_spread_test_register(test, &t->topo, &info, name);
+}
+
+/*
+ * mlx5's SFs with the SF pool as eq.c has them: each a placement-only
+ * registration, each completion EQ an irq_spread_dev_pool_get() of the
+ * pool that belongs to the PF.  Each EQ's IRQ is where the old rules put
+ * it (but where the library differs on purpose); one SF's EQs are on
+ * distinct IRQs, as many as the pool has; and the load is the PF's
+ * vectors and the pool's IRQs, each counted once, no SF's.
+ */
+static void irq_spread_test_convert_sf(struct kunit *test)
+{
+	const struct conv_sf_case *c = test->param_value;
+	struct test_topo *t = irq_spread_test_topo_new(test, c->m);
+	struct irq_spread_pool_info info = {
+		.name = "irq_spread_conv_sf", .node = c->node,
+		.ops = &conv_sf_pool_ops,
+	};
+	unsigned int n = c->m->nr_cpus, s, k, j, differ = 0;
+	const char *want = c->want ?: c->old;
+	struct irq_spread_dev *pf, *sf;
+	struct irq_spread_pool *pool;
+	int v[8], cpu, len = 0;
+	char got[128], name[32];
+
+	KUNIT_ASSERT_LE(test, c->eqs, ARRAY_SIZE(v));
+	kunit_activate_static_stub(test, irq_spread_irq_affinity,
+				   conv_sf_affinity);
+	pf = conv_sf_register(test, t, c->node, n, 0, "irq_spread_conv_pf");
+	info.owner = pf;
+	info.first_vector = 1 + n;
+	info.nr_vectors = c->pool;
+	pool = irq_spread_pool_topo_create(&t->topo, &info);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pool);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conv_sf_destroy,
+							pool), 0);
+
+	for (s = 0; s < c->sfs; s++) {
+		snprintf(name, sizeof(name), "irq_spread_conv_sf%u", s);
+		sf = conv_sf_register(test, t, c->node, c->eqs,
+				      IRQ_SPREAD_DEV_PLACE_ONLY, name);
+		for (k = 0; k < c->eqs; k++) {
+			v[k] = irq_spread_dev_pool_get(sf, 1 + k, pool);
+			KUNIT_ASSERT_GE(test, v[k], (int)info.first_vector);
+			/* mlx5_comp_vector_get_cpu(): the IRQ's CPU. */
+			cpu = irq_spread_dev_vector_cpu(sf, 1 + k);
+			KUNIT_EXPECT_EQ(test, bitmap_weight(pool->masks +
+							    (v[k] - info.first_vector) *
+							    pool->stride, n), 1);
+			KUNIT_EXPECT_TRUE(test, test_bit(cpu, pool->masks +
+							 (v[k] - info.first_vector) *
+							 pool->stride));
+			len += scnprintf(got + len, sizeof(got) - len, "%s%d",
+					 k ? "," : s ? ";" : "", cpu);
+			for (j = 0; j < k && k < c->pool; j++)
+				KUNIT_EXPECT_NE_MSG(test, v[j], v[k],
+						    "SF %u: EQs %u and %u share an IRQ",
+						    s, j, k);
+		}
+	}
+	KUNIT_EXPECT_STREQ(test, got, want);
+	for (k = 0; k < c->sfs * c->eqs; k++)
+		differ += conv_sf_cpu(test, c->old, k) != conv_sf_cpu(test, want, k);
+	KUNIT_EXPECT_EQ_MSG(test, differ, c->differs,
+			    "EQs that differ from the old code on purpose");
+	/* The PF's completion vectors and the pool's IRQs, once each. */
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo),
+			n + min(c->pool, c->sfs * c->eqs));
+}
+
 static struct kunit_case irq_spread_convert_test_cases[] = {
 	KUNIT_CASE_PARAM(irq_spread_test_convert, conv_gen_params),
+	KUNIT_CASE_PARAM(irq_spread_test_convert_sf, conv_sf_gen_params),
 	{}
 };
 

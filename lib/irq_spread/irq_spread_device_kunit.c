@@ -371,23 +371,7 @@ static const char *fake_affinities(struct kunit *test, unsigned int nr)
 static const char *dev_masks(struct kunit *test, struct irq_spread_dev *sd,
 			     unsigned int nvec)
 {
-	char *buf = kunit_kzalloc(test, 128, GFP_KERNEL);
-	cpumask_var_t mask;
-	unsigned int i;
-	int len = 0;
-
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
-	for (i = 0; i < nvec; i++) {
-		if (irq_spread_dev_vector_mask(sd, i, mask))
-			len += scnprintf(buf + len, 128 - len, "%s-", i ? ";" : "");
-		else
-			len += scnprintf(buf + len, 128 - len, "%s%*pbl",
-					 i ? ";" : "", FAKE_NR_CPUS,
-					 cpumask_bits(mask));
-	}
-	free_cpumask_var(mask);
-	return buf;
+	return irq_spread_test_vector_masks(test, sd, nvec);
 }
 
 static unsigned int fake_sets(struct kunit *test, unsigned int nr)
@@ -1987,6 +1971,16 @@ static void irq_spread_test_dev_changed(struct kunit *test)
 }
 
 #ifdef CONFIG_CPU_RMAP
+/* How many possible CPUs the map sends to index @k. */
+static unsigned int rmap_count(struct cpu_rmap *rmap, unsigned int k)
+{
+	unsigned int cpu, count = 0;
+
+	for_each_possible_cpu(cpu)
+		count += cpu_rmap_lookup_index(rmap, cpu) == k;
+	return count;
+}
+
 /* aRFS: the reverse map follows every vector, the administrator's too. */
 static void irq_spread_test_dev_rmap(struct kunit *test)
 {
@@ -2009,17 +2003,89 @@ static void irq_spread_test_dev_rmap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 2), 1);
 	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 4), 2);
 	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 6), 3);
-	KUNIT_EXPECT_PTR_EQ(test, cpu_rmap_lookup_obj(rmap, 6), sd->vec[3]);
+	KUNIT_EXPECT_NULL(test, rmap->obj[3]);
 
 	admin_set(test, 3, BIT(7));
 	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 7), 3);
 	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa"), 4);
 	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 1), 1);
 	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 3), 3);
+
+	/* Detached, vector 3 is no CPU's any more. */
+	irq_spread_dev_detach(sd, 3);
+	KUNIT_EXPECT_EQ(test, rmap_count(rmap, 3), 0);
 	irq_spread_dev_unregister(sd);
 	kunit_remove_action(test, dev_test_unregister, sd);
-	KUNIT_EXPECT_NULL(test, rmap->obj[0]);
 	cpu_rmap_put(rmap);
+}
+
+/*
+ * The guest of make check: 2 sockets of 2 nodes of 2 SMT2 cores, node n
+ * CPUs 4n..4n+3, siblings 2k and 2k + 1; SLIT 10, 12 within a socket, 32
+ * across.
+ */
+static int guest_distance(int a, int b)
+{
+	if (a == b)
+		return 10;
+	return a / 2 == b / 2 ? 12 : 32;
+}
+
+static const char * const guest_nodes[] = { "0-3", "4-7", "8-11", "12-15" };
+
+static const struct test_machine guest16 = {
+	.name = "guest 2S 4N SMT2", .nr_cpus = 16, .nr_nodes = 4,
+	.node_cpus = guest_nodes, .distance = guest_distance, .smt = 2,
+};
+
+/*
+ * aRFS with fewer queues than vectors (mlx5 after ethtool -L combined to
+ * half its maximum: the first half of its completion vectors requested):
+ * every CPU maps to a vector with an interrupt.  mlx5 on the guest: 16
+ * completion vectors, numa from node 0, CPU k each; 8 attached.  The
+ * other 8 are on CPUs 8-15, which the map must not name: they have no
+ * RX queue in use.  Likewise 8 vectors on the 2-node machine, 4 attached.
+ */
+static void irq_spread_test_dev_rmap_attached(struct kunit *test)
+{
+	static const struct {
+		const struct test_machine *m;
+		unsigned int nvec;
+	} cases[] = { { &guest16, 16 }, { &two_node, 8 } };
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev_info info;
+	struct irq_spread_dev *sd;
+	struct test_topo *topo;
+	struct cpu_rmap *rmap;
+	unsigned int c, k, half, above;
+
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		topo = irq_spread_test_topo_new(test, cases[c].m);
+		half = cases[c].nvec / 2;
+		rmap = alloc_cpu_rmap(cases[c].nvec, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, rmap);
+		info = spread_info(t, 0, IRQ_SPREAD_NUMA, cases[c].nvec);
+		info.rmap = rmap;
+		sd = irq_spread_dev_topo_register(&topo->topo, &info);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
+		for (k = 0; k < half; k++)
+			KUNIT_ASSERT_EQ(test, irq_spread_dev_attach(sd, k,
+								    FAKE_IRQ_BASE + k), 0);
+		fake_notify(test);
+
+		for (above = 0, k = half; k < cases[c].nvec; k++)
+			above += rmap_count(rmap, k);
+		kunit_info(test, "%s, %u of %u vectors attached: %u of %u CPUs map to one not attached\n",
+			   cases[c].m->name, half, cases[c].nvec, above,
+			   nr_cpu_ids);
+		KUNIT_EXPECT_EQ(test, above, 0);
+		/* Each attached vector's CPU maps to it. */
+		for (k = 0; k < half; k++)
+			KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, k), k);
+		irq_spread_dev_unregister(sd);
+		cpu_rmap_put(rmap);
+		memset(t->irq, 0, sizeof(t->irq));
+	}
 }
 #endif
 
@@ -2264,6 +2330,7 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_irqs_file),
 #ifdef CONFIG_CPU_RMAP
 	KUNIT_CASE(irq_spread_test_dev_rmap),
+	KUNIT_CASE(irq_spread_test_dev_rmap_attached),
 #endif
 	{}
 };

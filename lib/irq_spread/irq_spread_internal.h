@@ -99,10 +99,13 @@ void irq_spread_topology_init(struct irq_spread_topology *topo,
 void irq_spread_topology_destroy(struct irq_spread_topology *topo);
 
 /*
- * IRQ_SPREAD_SLOT_ONLY: every vector gets its slot's CPU alone, even a
- * numa-core vector that would get its whole core (irq_spread_topo_spread()).
+ * Flags of irq_spread_topo_spread().  IRQ_SPREAD_SLOT_ONLY: every vector
+ * gets its slot's CPU alone, even a numa-core vector that would get its
+ * whole core.  IRQ_SPREAD_NO_HOLD: the placement is made on the load but
+ * not counted in it, as for a placement-only device's vectors.
  */
 #define IRQ_SPREAD_SLOT_ONLY	BIT(0)
+#define IRQ_SPREAD_NO_HOLD	BIT(1)
 
 int irq_spread_topo_spread(struct irq_spread_topology *topo, int node,
 			   unsigned int nvec, enum irq_spread_policy policy,
@@ -146,48 +149,79 @@ bool irq_spread_hop_by_distance(const struct irq_spread_nodes *nodes,
  * struct irq_spread_pool_vec - one vector of a pool
  * @users: number of consumers holding the vector; 0 if it is not requested
  * @irq: its Linux interrupt number, as the request callback returned it
+ * @displaced: CPU hotplug moved it off its home mask, where it goes back
+ *	once every CPU of it is online again
+ * @links: the vectors of placement-only devices it serves
+ *	(&irq_spread_vec.pool_link)
  */
 struct irq_spread_pool_vec {
 	unsigned int users;
 	unsigned int irq;
+	bool displaced;
+	struct list_head links;
 };
 
 /**
  * struct irq_spread_pool - vectors of one device, shared by its consumers
+ * @list: in irq_spread_pools, under irq_spread_pools_lock
  * @topo: the machine
  * @info: as given at creation; @info.name is a copy
+ * @owner: the registration whose policy and CPUs the pool follows
+ *	(&irq_spread_pool_info.owner), or %NULL; written under
+ *	irq_spread_pools_lock and @lock
+ * @policy: the policy new and re-placed vectors are placed under: the
+ *	owner's, else @info.policy
+ * @restricted: @exclude holds the CPUs the owner may not use
  * @stride: distance between two masks in @masks, in longs: enough for
  *	@topo->nr_cpus bits and for a struct cpumask
- * @lock: serialises gets, puts and the driver's callbacks; protects the
- *	fields below
+ * @lock: serialises gets, puts, moves and the driver's callbacks; protects
+ *	the fields below, @policy and @restricted
  * @users: users of all vectors
  * @nr_requested: number of requested vectors
  * @vec: the @info.nr_vectors vectors
  * @masks: the vectors' CPUs: vector i's is the bitmap at @masks + i * @stride,
  *	empty while it is not requested
- * @want: scratch: the CPUs a consumer asked for, or those it excludes
+ * @homes: while a vector is displaced, its mask before CPU hotplug moved it,
+ *	laid out as @masks
+ * @exclude: see @restricted
+ * @want: scratch: the CPUs a consumer excludes
+ * @asked: scratch: the CPUs a placement-only device's vector asks for
  * @near: scratch: the CPUs near the consumer's, at one nearness level
  * @hop: scratch: one hop mask
  * @nodes: scratch: the nodes of the consumer's CPUs, @topo->nr_nodes bits
+ * @skip: scratch: the vectors a consumer holds already, @info.nr_vectors
+ *	bits
  * @debugfs: the pool's debugfs file
- * @list: in the list of pools, under its own mutex (pool.c)
+
+ * Lock order: irq_spread_pools_lock, @lock, then the lock of a device
+ * (its owner's, or a device whose vectors it serves), then the topology's.
  */
 struct irq_spread_pool {
+	struct list_head list;
 	struct irq_spread_topology *topo;
 	struct irq_spread_pool_info info;
+	struct irq_spread_dev *owner;
+	enum irq_spread_policy policy;
+	bool restricted;
 	size_t stride;
-	struct mutex lock;	/* serialises gets, puts and callbacks */
+	struct mutex lock;	/* gets, puts, moves and callbacks */
 	unsigned int users;
 	unsigned int nr_requested;
 	struct irq_spread_pool_vec *vec;
 	unsigned long *masks;
+	unsigned long *homes;
+	unsigned long *exclude;
 	unsigned long *want;
+	unsigned long *asked;
 	unsigned long *near;
 	unsigned long *hop;
 	unsigned long *nodes;
+	unsigned long *skip;
 	struct dentry *debugfs;
-	struct list_head list;
 };
+
+extern struct mutex irq_spread_pools_lock;
+extern struct list_head irq_spread_pools;
 
 struct irq_spread_pool *
 irq_spread_pool_topo_create(struct irq_spread_topology *topo,
@@ -197,6 +231,12 @@ int irq_spread_pool_topo_get(struct irq_spread_pool *pool,
 int irq_spread_pool_show(struct seq_file *m, void *v);
 void irq_spread_pools_irqs(const struct irq_spread_topology *topo,
 			   unsigned long *irqs, unsigned int nr_irqs);
+void irq_spread_pools_cpu_offline(struct irq_spread_topology *topo,
+				  unsigned int cpu);
+void irq_spread_pools_cpu_online(struct irq_spread_topology *topo,
+				 unsigned int cpu);
+void irq_spread_pools_follow(struct irq_spread_dev *owner);
+void irq_spread_pools_dev_gone(struct irq_spread_dev *sd);
 
 /*
  * How registered devices reach their interrupts: the interrupt core's
@@ -225,7 +265,11 @@ int irq_spread_irq_notifier(unsigned int irq,
  *	back once every CPU of @home is online again
  * @hinted: the interrupt's affinity hint is @hint[@cur]
  * @cur: which of @hint was applied last
- * @rmap_index: its object in the device's reverse map, or -1
+ * @pool: the pool whose vector serves this vector of a placement-only
+ *	device (irq_spread_dev_pool_get()), or %NULL; written under the
+ *	pool's lock and @sd->lock
+ * @pool_vector: while @pool, the index of that vector in the pool
+ * @pool_link: while @pool, in the pool vector's &irq_spread_pool_vec.links
  * @hint: two masks, used in turn: the one applied last, which is the
  *	interrupt's affinity hint, and the next one, so that the hint never
  *	changes under the interrupt core
@@ -233,7 +277,8 @@ int irq_spread_irq_notifier(unsigned int irq,
  *	left: a notification of any other mask is the administrator's
  * @admin_mask: the administrator's mask, while @admin
  * @now: the vector's CPUs, as irq_spread_dev_vector_mask() gives them: the
- *	administrator's, or those of the placement; with @has_now, written
+ *	administrator's, those of the pool vector that serves it, or those of
+ *	the placement; with @has_now, written
  *	under &irq_spread_dev.seq (irq_spread_vec_write_begin())
  * @home: while @displaced, the spread vector's placement before CPU hotplug
  *	took a CPU of it away
@@ -251,7 +296,9 @@ struct irq_spread_vec {
 	bool displaced;
 	bool hinted;
 	u8 cur;
-	int rmap_index;
+	struct irq_spread_pool *pool;
+	unsigned int pool_vector;
+	struct list_head pool_link;
 	unsigned long *hint[2];
 	unsigned long *seen;
 	unsigned long *admin_mask;
@@ -284,7 +331,8 @@ struct irq_spread_vec {
  *	@topo->nr_cpus bits and for a struct cpumask
  * @vec: the @pre + @nr + @post vectors, by device vector number
  * @placed: the placement of the @nr spread vectors, the first @nr_active
- *	of them counted in the load of @topo
+ *	of them counted in the load of @topo (but for a placement-only
+ *	device, %IRQ_SPREAD_DEV_PLACE_ONLY, which is never counted)
  * @spare: where the next placement is made, @nr masks
  * @eligible: the CPUs a %IRQ_SPREAD_ALL_CPUS vector gets
  * @usable: the CPUs its last fresh placement could use: a CPU coming
@@ -388,9 +436,17 @@ void irq_spread_vec_write_begin(struct irq_spread_dev *sd,
 void irq_spread_vec_write_end(struct irq_spread_dev *sd, unsigned long flags);
 void irq_spread_vec_refresh(struct irq_spread_dev *sd, unsigned int v,
 			    const unsigned long *masks, unsigned int nr_active);
-void irq_spread_vec_rmap(const struct irq_spread_dev *sd,
-			 const struct irq_spread_vec *vec,
-			 const unsigned long *mask);
+void irq_spread_dev_rmap(struct irq_spread_dev *sd);
+void irq_spread_vec_serve(struct irq_spread_vec *vec,
+			  const unsigned long *mask);
+void irq_spread_vec_unserve(struct irq_spread_vec *vec);
+int irq_spread_dev_spread(struct irq_spread_dev *sd, unsigned int nvec,
+			  enum irq_spread_policy policy, unsigned long *masks,
+			  unsigned int flags);
+void irq_spread_dev_release(struct irq_spread_dev *sd, unsigned int nvec,
+			    const unsigned long *masks);
+void irq_spread_dev_hold(struct irq_spread_dev *sd, unsigned int nvec,
+			 const unsigned long *masks);
 void irq_spread_vec_reseen(struct irq_spread_dev *sd,
 			   struct irq_spread_vec *vec);
 int irq_spread_vec_apply(struct irq_spread_dev *sd, struct irq_spread_vec *vec,

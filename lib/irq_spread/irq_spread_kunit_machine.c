@@ -4,13 +4,18 @@
  * irq_spread_kunit_machine.h).  Everything is allocated with the test's
  * resources and freed when the test ends.
  */
+#include <kunit/device.h>
 #include <kunit/test.h>
 #include <kunit/visibility.h>
 #include <linux/bitmap.h>
 #include <linux/container_of.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/irq_spread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/sprintf.h>
 
 #include "irq_spread_kunit_machine.h"
 
@@ -291,3 +296,82 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_topo_new);
 
 MODULE_DESCRIPTION("Injected machines for the irq_spread KUnit suites");
 MODULE_LICENSE("GPL");
+
+static void test_unregister(void *sd)
+{
+	irq_spread_dev_unregister(sd);
+}
+
+/**
+ * irq_spread_test_register - register a device for a test
+ * @test: the test
+ * @topo: the machine
+ * @info: the registration; @info->dev is set to a new KUnit device
+ * @name: the device's name, unique within the test
+ *
+ * The device is unregistered when the test ends, or sooner by
+ * irq_spread_test_unregister().
+ *
+ * Return: the registered device; the test aborts on failure.
+ */
+struct irq_spread_dev *
+irq_spread_test_register(struct kunit *test, struct irq_spread_topology *topo,
+			 struct irq_spread_dev_info *info, const char *name)
+{
+	struct irq_spread_dev *sd;
+
+	info->dev = kunit_device_register(test, name);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, info->dev);
+	sd = irq_spread_dev_topo_register(topo, info);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, test_unregister,
+							sd), 0);
+	return sd;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_register);
+
+/**
+ * irq_spread_test_unregister - unregister a test's device now
+ * @test: the test
+ * @sd: what irq_spread_test_register() returned
+ */
+void irq_spread_test_unregister(struct kunit *test, struct irq_spread_dev *sd)
+{
+	kunit_release_action(test, test_unregister, sd);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_unregister);
+
+/**
+ * irq_spread_test_vector_masks - a registered device's vectors' CPUs
+ * @test: the test
+ * @sd: the device
+ * @nvec: how many of its vectors, from 0
+ *
+ * Return: irq_spread_dev_vector_mask() of each, ";" between them, "-" for a
+ * vector without CPUs; test-managed memory.
+ */
+const char *irq_spread_test_vector_masks(struct kunit *test,
+					 struct irq_spread_dev *sd,
+					 unsigned int nvec)
+{
+	unsigned int n = sd->topo->nr_cpus, i;
+	size_t size = nvec * 32 + 1;
+	cpumask_var_t mask;
+	char *buf;
+	int len = 0;
+
+	buf = kunit_kzalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	for (i = 0; i < nvec; i++) {
+		if (irq_spread_dev_vector_mask(sd, i, mask))
+			len += scnprintf(buf + len, size - len, "%s-",
+					 i ? ";" : "");
+		else
+			len += scnprintf(buf + len, size - len, "%s%*pbl",
+					 i ? ";" : "", n, cpumask_bits(mask));
+	}
+	free_cpumask_var(mask);
+	return buf;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_vector_masks);

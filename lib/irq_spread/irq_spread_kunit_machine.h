@@ -99,5 +99,12 @@ unsigned long *irq_spread_test_cpus(struct kunit *test,
 				    const struct test_topo *t,
 				    const char *list);
 unsigned int irq_spread_test_load_sum(struct irq_spread_topology *topo);
+struct irq_spread_dev *
+irq_spread_test_register(struct kunit *test, struct irq_spread_topology *topo,
+			 struct irq_spread_dev_info *info, const char *name);
+void irq_spread_test_unregister(struct kunit *test, struct irq_spread_dev *sd);
+const char *irq_spread_test_vector_masks(struct kunit *test,
+					 struct irq_spread_dev *sd,
+					 unsigned int nvec);
 
 #endif /* _IRQ_SPREAD_KUNIT_MACHINE_H */

@@ -11,6 +11,8 @@
  * gets, is too long for that: each of its gets is checked against those
  * rules instead.
  */
+#include <kunit/device.h>
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
@@ -22,6 +24,7 @@
 #include <linux/ktime.h>
 #include <linux/math.h>
 #include <linux/numa.h>
+#include <linux/panic.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -34,6 +37,7 @@
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 #define TEST_IRQ_BASE	1000
+#define POOL_TEST_IRQS	64
 
 /*
  * The machines: seed 004's 2-socket Xeon (irq_spread_test_xeon), and two
@@ -78,6 +82,48 @@ struct pool_dev {
 	int fail;
 	bool sleep;
 };
+
+/**
+ * struct pool_test - what the fake interrupt core saw in a test
+ * @aff: the affinity the pool set last on each of the first
+ *	%POOL_TEST_IRQS interrupts from TEST_IRQ_BASE, on a machine of at
+ *	most BITS_PER_LONG CPUs
+ * @sets: affinities the pool set on them
+ */
+struct pool_test {
+	unsigned long aff[POOL_TEST_IRQS];
+	unsigned int sets;
+};
+
+/* The pool sets its interrupts' affinity; these are fake, and recorded. */
+static int pool_test_affinity(unsigned int irq, const struct cpumask *mask)
+{
+	struct pool_test *pt = kunit_get_current_test()->priv;
+
+	if (irq - TEST_IRQ_BASE < POOL_TEST_IRQS) {
+		pt->aff[irq - TEST_IRQ_BASE] = cpumask_bits(mask)[0];
+		pt->sets++;
+	}
+	return 0;
+}
+
+static int pool_test_init(struct kunit *test)
+{
+	test->priv = kunit_kzalloc(test, sizeof(struct pool_test), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, test->priv);
+	kunit_activate_static_stub(test, irq_spread_irq_affinity,
+				   pool_test_affinity);
+	return 0;
+}
+
+/* The affinity the pool set last on interrupt @irq. */
+static unsigned long pool_aff(struct kunit *test, unsigned int irq)
+{
+	struct pool_test *pt = test->priv;
+
+	KUNIT_ASSERT_LT(test, irq - TEST_IRQ_BASE, POOL_TEST_IRQS);
+	return pt->aff[irq - TEST_IRQ_BASE];
+}
 
 /* Test-managed: it outlives the pool, whose destruction releases vectors. */
 static struct pool_dev *pool_dev_new(struct kunit *test)
@@ -142,29 +188,46 @@ struct pool_params {
 	unsigned int max_users;
 };
 
+/*
+ * Create the pool @info describes on @t, its fake device @dev; destroyed
+ * when the test ends if @managed.
+ */
+static struct irq_spread_pool *pool_create(struct kunit *test,
+					   struct test_topo *t,
+					   struct pool_dev *dev,
+					   struct irq_spread_pool_info *info,
+					   bool managed)
+{
+	struct irq_spread_pool *pool;
+
+	info->name = test->name;
+	info->ops = &pool_dev_ops;
+	info->priv = dev;
+	dev->t = t;
+	dev->first = info->first_vector;
+	dev->requested = kunit_kcalloc(test, BITS_TO_LONGS(info->nr_vectors),
+				       sizeof(long), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dev->requested);
+	dev->mask = irq_spread_test_bitmap(test, t);
+
+	pool = irq_spread_pool_topo_create(&t->topo, info);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pool);
+	if (managed)
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, pool_destroy,
+								pool), 0);
+	return pool;
+}
+
 static struct irq_spread_pool *pool_new(struct kunit *test, struct test_topo *t,
 					struct pool_dev *dev, unsigned int first,
 					const struct pool_params *p)
 {
 	struct irq_spread_pool_info info = {
-		.name = test->name, .node = p->node, .policy = p->policy,
-		.first_vector = first, .nr_vectors = p->nvec,
-		.max_users = p->max_users, .ops = &pool_dev_ops, .priv = dev,
+		.node = p->node, .policy = p->policy, .first_vector = first,
+		.nr_vectors = p->nvec, .max_users = p->max_users,
 	};
-	struct irq_spread_pool *pool;
 
-	dev->t = t;
-	dev->first = first;
-	dev->requested = kunit_kcalloc(test, BITS_TO_LONGS(p->nvec),
-				       sizeof(long), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, dev->requested);
-	dev->mask = irq_spread_test_bitmap(test, t);
-
-	pool = irq_spread_pool_topo_create(&t->topo, &info);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pool);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, pool_destroy,
-							pool), 0);
-	return pool;
+	return pool_create(test, t, dev, &info, true);
 }
 
 /* The CPUs of @pool's vector @v, counted from the pool's first. */
@@ -367,7 +430,7 @@ static void irq_spread_pool_test_lazy(struct kunit *test)
 	vecs[0] = pool_get(test, t, pool, "0", buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "8:0");
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->requests), 1);
-	KUNIT_EXPECT_EQ(test, irq_spread_pool_irq(pool, 8), TEST_IRQ_BASE + 8);
+	KUNIT_EXPECT_EQ(test, pool_aff(test, TEST_IRQ_BASE + 8), BIT(0));
 
 	/* Users fewer than vectors: a vector each. */
 	vecs[1] = pool_get(test, t, pool, "1", buf, sizeof(buf));
@@ -407,13 +470,11 @@ static void irq_spread_pool_test_release(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_put(pool, 8), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->releases), 0);
-	KUNIT_EXPECT_EQ(test, irq_spread_pool_irq(pool, 8), TEST_IRQ_BASE + 8);
 	KUNIT_EXPECT_NE(test, irq_spread_test_load_sum(&t->topo), 0);
 
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_put(pool, 8), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->releases), 1);
 	KUNIT_EXPECT_EQ(test, pool->nr_requested, 0);
-	KUNIT_EXPECT_EQ(test, irq_spread_pool_irq(pool, 8), -EINVAL);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->errors), 0);
 
@@ -564,7 +625,7 @@ static void irq_spread_pool_test_create_invalid(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, t->topo.load);
 }
 
-/* Bad gets, puts and lookups: -EINVAL, and nothing changed. */
+/* Bad gets and puts: -EINVAL, and nothing changed. */
 static void irq_spread_pool_test_invalid(struct kunit *test)
 {
 	static const struct pool_params p = { 0, NUMA, 2 };
@@ -587,9 +648,6 @@ static void irq_spread_pool_test_invalid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_put(pool, 9), -EINVAL);
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_put(pool, 10), -EINVAL);
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_put(pool, UINT_MAX), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_pool_irq(NULL, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_pool_irq(pool, 9), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_pool_irq(pool, 10), -EINVAL);
 
 	KUNIT_EXPECT_STREQ(test, pool_show(test, pool), before);
 	KUNIT_EXPECT_EQ(test, atomic_read(&dev->requests), 1);
@@ -699,13 +757,11 @@ static void irq_spread_pool_test_system(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_get(NULL, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_get(pool, empty), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_pool_get_cpu(pool, nr_cpu_ids), -EINVAL);
 	KUNIT_EXPECT_EQ(test, dev->requests, 0);
 
-	KUNIT_EXPECT_EQ(test, irq_spread_pool_get_cpu(pool, cpu), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_pool_get(pool, cpumask_of(cpu)), 0);
 	KUNIT_EXPECT_EQ(test, dev->requests, 1);
 	KUNIT_EXPECT_TRUE(test, cpumask_equal(dev->mask, cpumask_of(cpu)));
-	KUNIT_EXPECT_EQ(test, irq_spread_pool_irq(pool, 0), TEST_IRQ_BASE);
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_get(pool, NULL), 1);
 	KUNIT_EXPECT_EQ(test, dev->requests, 2);
 
@@ -713,6 +769,433 @@ static void irq_spread_pool_test_system(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_put(pool, 1), 0);
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_put(pool, 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, dev->releases, 2);
+}
+
+/*
+ * Two nodes of two SMT2 cores: node 0 CPUs 0-3, node 1 CPUs 4-7, siblings
+ * 2k and 2k + 1, distances 10 and 20.
+ */
+static const char * const smt2_nodes[] = { "0-3", "4-7" };
+
+static const struct test_machine smt2 = {
+	.name = "2N SMT2", .nr_cpus = 8, .nr_nodes = 2,
+	.node_cpus = smt2_nodes, .remote = 20, .smt = 2,
+};
+
+/* Take @cpu offline, or bring it back, as the CPU hotplug callbacks do. */
+static void pool_cpu(struct test_topo *t, unsigned int cpu, bool online)
+{
+	if (online) {
+		__set_bit(cpu, t->online);
+		irq_spread_devs_cpu_online(&t->topo, cpu);
+	} else {
+		irq_spread_devs_cpu_offline(&t->topo, cpu);
+		__clear_bit(cpu, t->online);
+	}
+}
+
+/* The pool's vectors as its debugfs file lists them, without the header. */
+static const char *pool_rows(struct kunit *test, struct irq_spread_pool *pool)
+{
+	const char *show = pool_show(test, pool);
+
+	show = strchr(show, '\n');
+	KUNIT_ASSERT_NOT_NULL(test, show);
+	show = strchr(show + 1, '\n');
+	KUNIT_ASSERT_NOT_NULL(test, show);
+	return show + 1;
+}
+
+/*
+ * CPU hotplug moves a pool's requested vectors as it moves a device's: a
+ * vector keeps its other CPUs, one left with none is placed again as a new
+ * vector of the pool would be (nearest the pool's node, least loaded
+ * first), and it goes back home once its CPUs are all online again.  On
+ * the 2-socket 4-node machine, pool on node 0 (CPUs 0-1; node 1, 2-3, at
+ * 12; nodes 2-3 at 20), numa: gets for CPUs 0, 2 and 4 give vectors on
+ * 0, 2 and 4.
+ */
+static void irq_spread_pool_test_hotplug(struct kunit *test)
+{
+	static const struct pool_params p = { 0, NUMA, 4 };
+	struct test_topo *t = irq_spread_test_topo_new(test, &quad);
+	struct pool_dev *dev = pool_dev_new(test);
+	struct irq_spread_pool *pool = pool_new(test, t, dev, 0, &p);
+	struct pool_test *pt = test->priv;
+	char buf[64];
+	int vecs[3];
+
+	vecs[0] = pool_get(test, t, pool, "0", buf, sizeof(buf));
+	vecs[1] = pool_get(test, t, pool, "2", buf, sizeof(buf));
+	vecs[2] = pool_get(test, t, pool, "4", buf, sizeof(buf));
+	KUNIT_ASSERT_STREQ(test, pool_rows(test, pool),
+			   "0\t1000\t1\t0\n1\t1001\t1\t2\n2\t1002\t1\t4\n");
+	KUNIT_EXPECT_EQ(test, pool_aff(test, 1001), BIT(2));
+
+	/* CPU 5, which no vector has: nothing moves. */
+	pt->sets = 0;
+	pool_cpu(t, 5, false);
+	pool_cpu(t, 5, true);
+	KUNIT_EXPECT_EQ(test, pt->sets, 0);
+
+	/*
+	 * CPU 2: vector 1 is placed again from node 0, CPU 2 leaving: node
+	 * 0's CPU 1, with no load (CPU 0 has vector 0's).  Then CPU 0:
+	 * vector 0 too goes to node 0's only CPU left, 1, distance before
+	 * load.
+	 */
+	pool_cpu(t, 2, false);
+	KUNIT_EXPECT_STREQ(test, pool_rows(test, pool),
+			   "0\t1000\t1\t0\n1\t1001\t1\t1\n2\t1002\t1\t4\n");
+	KUNIT_EXPECT_EQ(test, pool_aff(test, 1001), BIT(1));
+	pool_cpu(t, 0, false);
+	KUNIT_EXPECT_STREQ(test, pool_rows(test, pool),
+			   "0\t1000\t1\t1\n1\t1001\t1\t1\n2\t1002\t1\t4\n");
+	KUNIT_EXPECT_EQ(test, pool_aff(test, 1000), BIT(1));
+	KUNIT_EXPECT_EQ(test, t->topo.load[1], 2);
+
+	/* Back one by one: each vector home once its CPU is. */
+	pt->sets = 0;
+	pool_cpu(t, 2, true);
+	KUNIT_EXPECT_STREQ(test, pool_rows(test, pool),
+			   "0\t1000\t1\t1\n1\t1001\t1\t2\n2\t1002\t1\t4\n");
+	pool_cpu(t, 0, true);
+	KUNIT_EXPECT_STREQ(test, pool_rows(test, pool),
+			   "0\t1000\t1\t0\n1\t1001\t1\t2\n2\t1002\t1\t4\n");
+	KUNIT_EXPECT_EQ(test, pool_aff(test, 1000), BIT(0));
+	KUNIT_EXPECT_EQ(test, pool_aff(test, 1001), BIT(2));
+	KUNIT_EXPECT_EQ(test, pt->sets, 2);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 3);
+	pool_put_all(test, t, dev, pool, vecs, ARRAY_SIZE(vecs));
+}
+
+/**
+ * struct pool_consumer - a registered device in a pool test
+ * @sd: its registration
+ * @calls: its changed callback's calls, "vector:CPUs" each, in order
+ * @len: the length of @calls
+ */
+struct pool_consumer {
+	struct irq_spread_dev *sd;
+	char calls[128];
+	int len;
+};
+
+static void pool_consumer_changed(void *priv, unsigned int vector,
+				  const struct cpumask *mask)
+{
+	struct pool_consumer *c = priv;
+
+	c->len += scnprintf(c->calls + c->len, sizeof(c->calls) - c->len,
+			    "%s%u:%*pbl", c->len ? " " : "", vector,
+			    BITS_PER_LONG, cpumask_bits(mask));
+}
+
+static const struct irq_spread_dev_ops pool_consumer_ops = {
+	.changed	= pool_consumer_changed,
+};
+
+/* Register a device of @nvec vectors on node 0 under @policy. */
+static struct pool_consumer *pool_register(struct kunit *test,
+					   struct test_topo *t,
+					   const char *name, unsigned int nvec,
+					   enum irq_spread_policy policy,
+					   unsigned int flags)
+{
+	struct pool_consumer *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct irq_spread_dev_info info = {
+		.node = 0, .nr_vectors = nvec, .policy = policy,
+		.ops = &pool_consumer_ops, .flags = flags,
+	};
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	info.priv = c;
+	c->sd = irq_spread_test_register(test, &t->topo, &info, name);
+	return c;
+}
+
+/* The calls of @c's changed callback since the last look. */
+static const char *pool_calls(struct kunit *test, struct pool_consumer *c)
+{
+	char *buf = kunit_kzalloc(test, sizeof(c->calls), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	irq_spread_dev_flush(c->sd);
+	strscpy(buf, c->calls, sizeof(c->calls));
+	c->len = 0;
+	c->calls[0] = '\0';
+	return buf;
+}
+
+/* @c's vectors' CPUs, as irq_spread_dev_vector_mask() gives them. */
+static const char *pool_dev_masks(struct kunit *test, struct pool_consumer *c,
+				  unsigned int nvec)
+{
+	return irq_spread_test_vector_masks(test, c->sd, nvec);
+}
+
+/*
+ * As pool_put_all(), for a pool whose owner counts @load in the load (its
+ * registration outlives the pool).
+ */
+static void pool_put_owned(struct kunit *test, struct test_topo *t,
+			   struct pool_dev *dev, struct irq_spread_pool *pool,
+			   const int *vecs, unsigned int nr, unsigned int load)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		KUNIT_EXPECT_EQ(test, irq_spread_pool_put(pool, vecs[i]), 0);
+	KUNIT_EXPECT_EQ(test, pool->users, 0);
+	KUNIT_EXPECT_EQ(test, pool->nr_requested, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->releases),
+			atomic_read(&dev->requests));
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->errors), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), load);
+}
+
+/* A pool that belongs to @owner, on node 0, @nvec vectors from 0. */
+static struct irq_spread_pool *pool_owned(struct kunit *test,
+					  struct test_topo *t,
+					  struct pool_dev *dev,
+					  struct irq_spread_dev *owner,
+					  unsigned int nvec)
+{
+	struct irq_spread_pool_info info = {
+		.node = 0, .policy = IRQ_SPREAD_CORE, .owner = owner,
+		.nr_vectors = nvec,
+	};
+
+	return pool_create(test, t, dev, &info, true);
+}
+
+/*
+ * A pool that belongs to a registered device takes its policy, not its
+ * own (core), and places its requested vectors afresh, its own load out
+ * of the way, when the administrator writes the owner's policy or CPUs.
+ * Worked by hand on the 2-node SMT2 machine, everything on node 0:
+ *
+ *  - the owner, 1 vector, numa: CPU 0;
+ *  - two gets for any CPU, each a new vector under numa on the least
+ *    loaded CPU of node 0: 1, then 2;
+ *  - numa-core written: the owner, its load out, alone on core {0,1}
+ *    (load 1, as {2,3}; the lower core), thread 0, whole: 0-1.  The
+ *    pool, its load out: core {2,3} (load 0) before {0,1} (2), each
+ *    alone: vector 0 gets 2-3, vector 1 0-1;
+ *  - CPUs 4-7 written: the owner on node 1's core {4,5}, whole; the
+ *    pool's on {6,7} (load 0) then {4,5}: 6-7, 4-5.  A new vector: core
+ *    {6,7} (load 2) before {4,5} (4): 6-7.
+ */
+static void irq_spread_pool_test_owner(struct kunit *test)
+{
+	struct test_topo *t = irq_spread_test_topo_new(test, &smt2);
+	struct pool_dev *dev = pool_dev_new(test);
+	struct irq_spread_pool *pool;
+	struct pool_consumer *owner;
+	char buf[64];
+	int vecs[3];
+
+	owner = pool_register(test, t, "irq_spread_pool_owner", 1,
+			      IRQ_SPREAD_NUMA, IRQ_SPREAD_DEV_NO_CLASS);
+	pool = pool_owned(test, t, dev, owner->sd, 4);
+	vecs[0] = pool_get(test, t, pool, "*", buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "0:1");
+	vecs[1] = pool_get(test, t, pool, "*", buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "1:2");
+
+	KUNIT_ASSERT_EQ(test, irq_spread_dev_set_policy(owner->sd,
+							IRQ_SPREAD_NUMA_CORE), 0);
+	KUNIT_EXPECT_STREQ(test, pool_dev_masks(test, owner, 1), "0-1");
+	KUNIT_EXPECT_STREQ(test, pool_show(test, pool),
+			   "# node 0 policy numa-core max_users 0 requested 2/4 users 2\n"
+			   "vector\tirq\tusers\tcpus\n"
+			   "0\t1000\t1\t2-3\n"
+			   "1\t1001\t1\t0-1\n");
+	KUNIT_EXPECT_EQ(test, pool_aff(test, 1000), 0x0c);
+	KUNIT_EXPECT_EQ(test, pool_aff(test, 1001), 0x03);
+
+	KUNIT_ASSERT_EQ(test, irq_spread_dev_set_cpu_bits(owner->sd,
+							  irq_spread_test_cpus(test, t, "4-7")),
+			0);
+	KUNIT_EXPECT_STREQ(test, pool_dev_masks(test, owner, 1), "4-5");
+	KUNIT_EXPECT_STREQ(test, pool_rows(test, pool),
+			   "0\t1000\t1\t6-7\n1\t1001\t1\t4-5\n");
+	KUNIT_EXPECT_EQ(test, pool_aff(test, 1000), 0xc0);
+	vecs[2] = pool_get(test, t, pool, "*", buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "2:6-7");
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 2 + 6);
+	pool_put_owned(test, t, dev, pool, vecs, ARRAY_SIZE(vecs), 2);
+}
+
+/*
+ * Placement-only devices (mlx5's SFs) take their vectors from a pool that
+ * belongs to their parent: the pool's vectors are the load, counted once;
+ * a device's vectors get distinct pool vectors; and each device vector
+ * has its pool vector's CPUs, through its moves.  MANA's VM (one node,
+ * cores {0,1} .. {6,7}): the parent, 4 vectors, numa, on CPUs 0-3, load
+ * 1 each; a pool of 4; three devices of 2 vectors, numa.
+ */
+static void irq_spread_pool_test_place_only(struct kunit *test)
+{
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_mana_vm);
+	struct pool_dev *dev = pool_dev_new(test);
+	struct pool_consumer *pf, *sf[3];
+	struct irq_spread_pool *pool;
+	unsigned int i;
+
+	pf = pool_register(test, t, "irq_spread_pool_pf", 4, IRQ_SPREAD_NUMA,
+			   IRQ_SPREAD_DEV_NO_CLASS);
+	pool = pool_owned(test, t, dev, pf->sd, 4);
+	for (i = 0; i < ARRAY_SIZE(sf); i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "irq_spread_pool_sf%u", i);
+		sf[i] = pool_register(test, t, name, 2, IRQ_SPREAD_NUMA,
+				      IRQ_SPREAD_DEV_PLACE_ONLY);
+		/* On the load (CPUs 0-3 have 1), not in it: 4;5 each. */
+		KUNIT_EXPECT_STREQ(test, pool_dev_masks(test, sf[i], 2), "4;5");
+		KUNIT_EXPECT_NULL(test, sf[i]->sd->cdev);
+	}
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 4);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sf[0]->sd, 0, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(pf->sd, 0, pool), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(sf[0]->sd, 2, pool), -EINVAL);
+
+	/*
+	 * SF 0's vector 0, any CPU: a new pool vector on the least loaded
+	 * CPU of the node, 4; its vector 1, not on 4: 5.  SF 1's, each on
+	 * the least loaded CPU its other does not have: 6, 7.  SF 2, the pool
+	 * full (4 users of 4: ceil(5 / 4) = 2): the least used vector, 0
+	 * (CPU 4), then the least used not its own and not on CPU 4: 1.
+	 */
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(sf[0]->sd, 0, pool), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(sf[0]->sd, 1, pool), 1);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(sf[1]->sd, 0, pool), 2);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(sf[1]->sd, 1, pool), 3);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(sf[2]->sd, 0, pool), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(sf[2]->sd, 1, pool), 1);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(sf[2]->sd, 1, pool), -EBUSY);
+	KUNIT_EXPECT_STREQ(test, pool_dev_masks(test, sf[1], 2), "6;7");
+	KUNIT_EXPECT_STREQ(test, pool_calls(test, sf[1]), "0:6 1:7");
+	KUNIT_EXPECT_STREQ(test, pool_calls(test, sf[0]), "");
+	KUNIT_EXPECT_STREQ(test, pool_dev_masks(test, sf[2], 2), "4;5");
+	/* Counted once: the parent's 4 and the pool's 4, no device's. */
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 4 + 4);
+
+	/*
+	 * CPU 6, which only pool vector 2 has, goes: it is placed again on
+	 * the least loaded CPU left, every one at 1: 0.  SF 1's vector 0
+	 * follows, and SF 1 is told; nothing else moves.  Back, it is 6.
+	 */
+	pool_cpu(t, 6, false);
+	KUNIT_EXPECT_STREQ(test, pool_dev_masks(test, sf[1], 2), "0;7");
+	KUNIT_EXPECT_STREQ(test, pool_calls(test, sf[1]), "0:0");
+	KUNIT_EXPECT_STREQ(test, pool_calls(test, sf[0]), "");
+	KUNIT_EXPECT_EQ(test, pool_aff(test, 1002), BIT(0));
+	pool_cpu(t, 6, true);
+	KUNIT_EXPECT_STREQ(test, pool_dev_masks(test, sf[1], 2), "6;7");
+	KUNIT_EXPECT_STREQ(test, pool_calls(test, sf[1]), "0:6");
+	KUNIT_EXPECT_EQ(test, pool_aff(test, 1002), BIT(6));
+
+	/*
+	 * Given back, a vector has its placement again (SF 1's: 4;5, told),
+	 * the pool vector its other users.  Unregistering gives back the
+	 * rest: SF 2's was the last user of vector 0, which is released.
+	 */
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_put(sf[1]->sd, 0), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_put(sf[1]->sd, 0), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, pool_dev_masks(test, sf[1], 2), "4;7");
+	KUNIT_EXPECT_STREQ(test, pool_calls(test, sf[1]), "0:4");
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_put(sf[0]->sd, 0), 0);
+	KUNIT_EXPECT_EQ(test, pool->vec[0].users, 1);
+	irq_spread_test_unregister(test, sf[2]->sd);
+	KUNIT_EXPECT_EQ(test, pool->vec[0].users, 0);
+	KUNIT_EXPECT_EQ(test, pool->vec[1].users, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->releases), 2);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_put(sf[0]->sd, 1), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_put(sf[1]->sd, 1), 0);
+	pool_put_owned(test, t, dev, pool, NULL, 0, 4);
+}
+
+/*
+ * A device's vectors on distinct pool vectors while another has room,
+ * even a busier one; with none, its own again.  A pool of 2 on node 0 of
+ * the 2-node SMT2 machine: gets for CPUs 1, 4, 1, 1 give vector 0 (CPU 1)
+ * 3 users (the last within node 0, vector 1 being on node 1), vector 1
+ * (CPU 4) 1.  A placement-only device's vector 0, any CPU: the least
+ * used, 1.  Its vector 1, not 1 nor on CPU 4: vector 0, at the pool's
+ * share (ceil(6 / 2) = 3), still has room within its node without a
+ * bound: 0.  With a bound of 3 users it has none: its own vector 1 again.
+ */
+static void irq_spread_pool_test_distinct(struct kunit *test)
+{
+	struct pool_params p = { 0, NUMA, 2 };
+	struct test_topo *t = irq_spread_test_topo_new(test, &smt2);
+	struct pool_consumer *sf;
+	struct irq_spread_pool *pool;
+	struct pool_dev *dev;
+	unsigned int bound;
+	char buf[64];
+	int vecs[4];
+
+	sf = pool_register(test, t, "irq_spread_pool_sf", 2, IRQ_SPREAD_NUMA,
+			   IRQ_SPREAD_DEV_PLACE_ONLY);
+	for (bound = 0; bound <= 3; bound += 3) {
+		p.max_users = bound;
+		dev = pool_dev_new(test);
+		pool = pool_new(test, t, dev, 0, &p);
+		vecs[0] = pool_get(test, t, pool, "1", buf, sizeof(buf));
+		vecs[1] = pool_get(test, t, pool, "4", buf, sizeof(buf));
+		vecs[2] = pool_get(test, t, pool, "1", buf, sizeof(buf));
+		vecs[3] = pool_get(test, t, pool, "1", buf, sizeof(buf));
+		KUNIT_ASSERT_STREQ(test, pool_rows(test, pool),
+				   "0\t1000\t3\t1\n1\t1001\t1\t4\n");
+		KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(sf->sd, 0, pool), 1);
+		KUNIT_EXPECT_EQ_MSG(test, irq_spread_dev_pool_get(sf->sd, 1, pool),
+				    bound ? 1 : 0, "bound %u", bound);
+		KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_put(sf->sd, 0), 0);
+		KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_put(sf->sd, 1), 0);
+		pool_put_all(test, t, dev, pool, vecs, ARRAY_SIZE(vecs));
+	}
+}
+
+/*
+ * A pool destroyed with users left, as mlx5's fast teardown does: every
+ * requested vector released, the load as before, the vectors it served
+ * back on their placement, and no warning.
+ */
+static void irq_spread_pool_test_destroy_users(struct kunit *test)
+{
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_mana_vm);
+	struct pool_dev *dev = pool_dev_new(test);
+	struct irq_spread_pool_info info = {
+		.node = 0, .policy = IRQ_SPREAD_NUMA, .nr_vectors = 3,
+	};
+	bool warned = test_taint(TAINT_WARN);
+	struct irq_spread_pool *pool;
+	struct pool_consumer *sf;
+	char buf[64];
+
+	sf = pool_register(test, t, "irq_spread_pool_sf", 2, IRQ_SPREAD_NUMA,
+			   IRQ_SPREAD_DEV_PLACE_ONLY);
+	pool = pool_create(test, t, dev, &info, false);
+
+	KUNIT_EXPECT_GE(test, pool_get(test, t, pool, "*", buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_GE(test, pool_get(test, t, pool, "*", buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(sf->sd, 0, pool), 2);
+	KUNIT_EXPECT_STREQ(test, pool_dev_masks(test, sf, 2), "2;1");
+	irq_spread_pool_destroy(pool);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->releases), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->errors), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 0);
+	KUNIT_EXPECT_STREQ(test, pool_dev_masks(test, sf, 2), "0;1");
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_put(sf->sd, 0), -EINVAL);
+	/* UML's PCI warns at boot: the guest, which must not, checks it. */
+	if (warned)
+		kunit_info(test, "the kernel warned before: no warning checked\n");
+	else
+		KUNIT_EXPECT_FALSE(test, test_taint(TAINT_WARN));
 }
 
 /*
@@ -1076,6 +1559,7 @@ static void irq_spread_pool_bench_seed004(struct kunit *test)
 
 /**
  * struct stress_thread - one consumer thread of the stress test
+ * @test: the test, whose stub of the interrupt core the thread uses
  * @t: the machine
  * @pool: the pool
  * @want: the CPUs of its next get
@@ -1084,6 +1568,7 @@ static void irq_spread_pool_bench_seed004(struct kunit *test)
  * @done: completed when it has put everything
  */
 struct stress_thread {
+	struct kunit *test;
 	struct test_topo *t;
 	struct irq_spread_pool *pool;
 	unsigned long *want;
@@ -1129,6 +1614,8 @@ static int stress_fn(void *data)
 	int held[STRESS_HELD], vec;
 	unsigned int i, nr = 0;
 
+	/* The test's stub of the interrupt core, in this thread too. */
+	current->kunit_test = s->test;
 	for (i = 0; i < STRESS_ROUNDS; i++) {
 		if (nr == STRESS_HELD) {
 			if (irq_spread_pool_put(s->pool, held[0]))
@@ -1171,6 +1658,7 @@ static void irq_spread_pool_test_stress(struct kunit *test)
 	s = kunit_kcalloc(test, STRESS_THREADS, sizeof(*s), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	for (i = 0; i < STRESS_THREADS; i++) {
+		s[i].test = test;
 		s[i].t = t;
 		s[i].pool = pool;
 		s[i].want = irq_spread_test_bitmap(test, t);
@@ -1204,6 +1692,11 @@ static struct kunit_case irq_spread_pool_test_cases[] = {
 	KUNIT_CASE(irq_spread_pool_test_invalid),
 	KUNIT_CASE(irq_spread_pool_test_show),
 	KUNIT_CASE(irq_spread_pool_test_system),
+	KUNIT_CASE(irq_spread_pool_test_hotplug),
+	KUNIT_CASE(irq_spread_pool_test_owner),
+	KUNIT_CASE(irq_spread_pool_test_place_only),
+	KUNIT_CASE(irq_spread_pool_test_distinct),
+	KUNIT_CASE(irq_spread_pool_test_destroy_users),
 	KUNIT_CASE_PARAM(irq_spread_pool_test_seed004, seed_gen_params),
 	KUNIT_CASE(irq_spread_pool_test_stress),
 	KUNIT_CASE_SLOW(irq_spread_pool_bench_seed004),
@@ -1212,6 +1705,7 @@ static struct kunit_case irq_spread_pool_test_cases[] = {
 
 static struct kunit_suite irq_spread_pool_test_suite = {
 	.name = "irq_spread_pool",
+	.init = pool_test_init,
 	.test_cases = irq_spread_pool_test_cases,
 };
 

@@ -26,6 +26,22 @@
  * vectors loads its own vectors a little more, rather than sending its
  * users across the interconnect.
  *
+ * A placement-only device (%IRQ_SPREAD_DEV_PLACE_ONLY) takes a pool
+ * vector for one of its vectors with irq_spread_dev_pool_get(): it asks
+ * for the CPUs its other vectors' pool vectors do not have, and is never
+ * given one of those vectors while another has room, so that a consumer's
+ * vectors are distinct interrupts; its vector then has the pool vector's
+ * CPUs.  Its vectors are never counted in the load: the pool's are.
+ *
+ * The pool sets each requested vector's affinity (not its hint) and moves
+ * it: off a CPU going offline (a vector keeps its other CPUs, one left
+ * with none is placed again as a new one would be) and back home once all
+ * its CPUs are online again; and, for a pool that belongs to a registered
+ * device (&irq_spread_pool_info.owner), every requested vector placed
+ * afresh under the owner's policy and within its CPUs whenever the
+ * administrator writes them.  The devices whose vectors a moved vector
+ * serves are told (&irq_spread_dev_ops.changed).
+ *
  * A get costs a scan of the vectors per nearness level, each a word-wise
  * bitmap comparison, and the engine's placement when it requests one.
  */
@@ -46,6 +62,7 @@
 #include <linux/mutex.h>
 #include <linux/numa.h>
 #include <linux/overflow.h>
+#include <linux/printk.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -54,18 +71,21 @@
 
 #include "irq_spread_internal.h"
 
-/*
- * Every pool, for the interrupts they have requested (irq_spread_pools_irqs()).
- * The mutex is taken before any pool's, never with irq_spread_devs_lock or
- * a device's lock held.
- */
-static DEFINE_MUTEX(irq_spread_pools_lock);
-static LIST_HEAD(irq_spread_pools);
+/* Protects irq_spread_pools; taken before any pool's lock. */
+DEFINE_MUTEX(irq_spread_pools_lock);
+
+LIST_HEAD(irq_spread_pools);
 
 static unsigned long *irq_spread_pool_mask(const struct irq_spread_pool *pool,
 					   unsigned int v)
 {
 	return pool->masks + v * pool->stride;
+}
+
+static unsigned long *irq_spread_pool_home(const struct irq_spread_pool *pool,
+					   unsigned int v)
+{
+	return pool->homes + v * pool->stride;
 }
 
 /*
@@ -90,12 +110,13 @@ static unsigned int irq_spread_pool_share(const struct irq_spread_pool *pool)
 
 /*
  * The least used requested vector with fewer than @cap users whose CPUs
- * are all in @cpus (%NULL: anywhere), lowest number among equals; -ENOSPC
- * if there is none.
+ * are all in @cpus (%NULL: anywhere), not in @skip (%NULL: none), lowest
+ * number among equals; -ENOSPC if there is none.
  */
 static int irq_spread_pool_least_used(const struct irq_spread_pool *pool,
 				      const unsigned long *cpus,
-				      unsigned int cap)
+				      unsigned int cap,
+				      const unsigned long *skip)
 {
 	unsigned int v, users;
 	int best = -ENOSPC;
@@ -103,7 +124,7 @@ static int irq_spread_pool_least_used(const struct irq_spread_pool *pool,
 	lockdep_assert_held(&pool->lock);
 	for (v = 0; v < pool->info.nr_vectors; v++) {
 		users = pool->vec[v].users;
-		if (!users || users >= cap)
+		if (!users || users >= cap || (skip && test_bit(v, skip)))
 			continue;
 		if (best >= 0 && users >= pool->vec[best].users)
 			continue;
@@ -116,11 +137,13 @@ static int irq_spread_pool_least_used(const struct irq_spread_pool *pool,
 }
 
 /*
- * Step 3: the nearest vector with room, or -ENOSPC.  @pool->near grows
- * from @cpus level by level; hop masks include the hops before them.
+ * Step 3: the nearest vector with room, not in @skip, or -ENOSPC.
+ * @pool->near grows from @cpus level by level; hop masks include the hops
+ * before them.
  */
 static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
-				   const unsigned long *cpus)
+				   const unsigned long *cpus,
+				   const unsigned long *skip)
 {
 	struct irq_spread_topology *topo = pool->topo;
 	unsigned int n = topo->nr_cpus, cpu, hop;
@@ -129,13 +152,13 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 	int v, node;
 
 	if (!cpus)
-		return -ENOSPC;
+		return irq_spread_pool_least_used(pool, NULL, share, skip);
 
 	bitmap_copy(pool->near, cpus, n);
 	for_each_set_bit(cpu, cpus, n)
 		bitmap_or(pool->near, pool->near,
 			  topo->ops->sibling_cpus(topo, cpu), n);
-	v = irq_spread_pool_least_used(pool, pool->near, share);
+	v = irq_spread_pool_least_used(pool, pool->near, share, skip);
 	if (v >= 0)
 		return v;
 
@@ -162,11 +185,85 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 		 * S / nr users, below it, so only max_users can stop it.
 		 */
 		v = irq_spread_pool_least_used(pool, pool->near,
-					       pool->info.max_users ?: UINT_MAX);
+					       pool->info.max_users ?: UINT_MAX,
+					       skip);
 		if (v >= 0)
 			return v;
 	}
-	return irq_spread_pool_least_used(pool, NULL, share);
+	return irq_spread_pool_least_used(pool, NULL, share, skip);
+}
+
+/*
+ * The policy and CPUs of the pool's owner, which the administrator may
+ * have written since the pool last read them.
+ */
+static void irq_spread_pool_sync(struct irq_spread_pool *pool)
+{
+	struct irq_spread_dev *owner = pool->owner;
+	unsigned int n = pool->topo->nr_cpus;
+
+	lockdep_assert_held(&pool->lock);
+	if (!owner)
+		return;
+	mutex_lock(&owner->lock);
+	pool->policy = owner->policy;
+	pool->restricted = owner->restricted;
+	bitmap_copy(pool->exclude, owner->exclude, n);
+	mutex_unlock(&owner->lock);
+}
+
+/*
+ * Place vector @v, one vector under the pool's policy, within @cpus
+ * (%NULL: anywhere) and the CPUs the owner may use; if they have none in
+ * common, within the owner's.  Counted in the load.
+ */
+static int irq_spread_pool_place(struct irq_spread_pool *pool, unsigned int v,
+				 const unsigned long *cpus)
+{
+	struct irq_spread_topology *topo = pool->topo;
+	const unsigned long *exclude = pool->restricted ? pool->exclude : NULL;
+	unsigned int n = topo->nr_cpus;
+
+	if (cpus) {
+		bitmap_complement(pool->want, cpus, n);
+		if (exclude)
+			bitmap_or(pool->want, pool->want, exclude, n);
+		if (bitmap_weight(pool->want, n) < n)
+			exclude = pool->want;
+	}
+	return irq_spread_topo_cpus(topo, pool->info.node, 1, pool->policy,
+				    exclude, irq_spread_pool_mask(pool, v),
+				    pool->stride);
+}
+
+/* Set vector @v's interrupt on its CPUs. */
+static int irq_spread_pool_apply(struct irq_spread_pool *pool, unsigned int v)
+{
+	int ret;
+
+	ret = irq_spread_irq_affinity(pool->vec[v].irq,
+				      to_cpumask(irq_spread_pool_mask(pool, v)));
+	if (ret)
+		pr_warn_ratelimited("pool %s: affinity of IRQ %u not set: %d\n",
+				    pool->info.name, pool->vec[v].irq, ret);
+	return ret;
+}
+
+/*
+ * Vector @v has new CPUs: its interrupt goes there, and the devices whose
+ * vectors it serves have them.
+ */
+static void irq_spread_pool_moved(struct irq_spread_pool *pool, unsigned int v)
+{
+	struct irq_spread_vec *vec;
+
+	lockdep_assert_held(&pool->lock);
+	irq_spread_pool_apply(pool, v);
+	list_for_each_entry(vec, &pool->vec[v].links, pool_link) {
+		mutex_lock(&vec->sd->lock);
+		irq_spread_vec_serve(vec, irq_spread_pool_mask(pool, v));
+		mutex_unlock(&vec->sd->lock);
+	}
 }
 
 /*
@@ -176,8 +273,6 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 static int irq_spread_pool_request(struct irq_spread_pool *pool,
 				   const unsigned long *cpus)
 {
-	struct irq_spread_topology *topo = pool->topo;
-	const unsigned long *exclude = NULL;
 	unsigned long *mask;
 	unsigned int v;
 	int ret;
@@ -185,27 +280,47 @@ static int irq_spread_pool_request(struct irq_spread_pool *pool,
 	lockdep_assert_held(&pool->lock);
 	for (v = 0; pool->vec[v].users; v++)
 		;
-	if (cpus) {
-		bitmap_complement(pool->want, cpus, topo->nr_cpus);
-		exclude = pool->want;
-	}
-	mask = irq_spread_pool_mask(pool, v);
-	ret = irq_spread_topo_cpus(topo, pool->info.node, 1, pool->info.policy,
-				   exclude, mask, pool->stride);
+	irq_spread_pool_sync(pool);
+	ret = irq_spread_pool_place(pool, v, cpus);
 	if (ret)
 		return ret;
 
+	mask = irq_spread_pool_mask(pool, v);
 	ret = pool->info.ops->request(pool->info.priv,
 				      pool->info.first_vector + v,
 				      to_cpumask(mask));
+	if (ret >= 0) {
+		pool->vec[v].irq = ret;
+		ret = irq_spread_pool_apply(pool, v);
+		if (ret)
+			pool->info.ops->release(pool->info.priv,
+						pool->info.first_vector + v,
+						pool->vec[v].irq);
+	}
 	if (ret < 0) {
-		irq_spread_topo_release(topo, 1, mask, pool->stride);
+		irq_spread_topo_release(pool->topo, 1, mask, pool->stride);
 		bitmap_zero(mask, pool->stride * BITS_PER_LONG);
+		pool->vec[v].irq = 0;
 		return ret;
 	}
-	pool->vec[v].irq = ret;
+	pool->vec[v].displaced = false;
 	pool->nr_requested++;
 	return v;
+}
+
+/* The devices whose vectors vector @v serves lose it. */
+static void irq_spread_pool_unlink(struct irq_spread_pool *pool, unsigned int v)
+{
+	struct irq_spread_vec *vec, *tmp;
+
+	lockdep_assert_held(&pool->lock);
+	list_for_each_entry_safe(vec, tmp, &pool->vec[v].links, pool_link) {
+		mutex_lock(&vec->sd->lock);
+		list_del_init(&vec->pool_link);
+		vec->pool = NULL;
+		irq_spread_vec_unserve(vec);
+		mutex_unlock(&vec->sd->lock);
+	}
 }
 
 /* The last user is gone: have the driver release the vector. */
@@ -215,12 +330,49 @@ static void irq_spread_pool_release(struct irq_spread_pool *pool,
 	unsigned long *mask = irq_spread_pool_mask(pool, v);
 
 	lockdep_assert_held(&pool->lock);
+	irq_spread_pool_unlink(pool, v);
 	pool->info.ops->release(pool->info.priv, pool->info.first_vector + v,
 				pool->vec[v].irq);
 	irq_spread_topo_release(pool->topo, 1, mask, pool->stride);
 	bitmap_zero(mask, pool->stride * BITS_PER_LONG);
 	pool->vec[v].irq = 0;
+	pool->vec[v].displaced = false;
 	pool->nr_requested--;
+}
+
+/* Give back a user of vector @v, which has one. */
+static void irq_spread_pool_drop(struct irq_spread_pool *pool, unsigned int v)
+{
+	lockdep_assert_held(&pool->lock);
+	pool->users--;
+	if (!--pool->vec[v].users)
+		irq_spread_pool_release(pool, v);
+}
+
+/*
+ * A vector for a consumer of @cpus (%NULL: any CPU), none of @skip while
+ * another has room, one more user of it; its index, or an error.
+ */
+static int irq_spread_pool_take(struct irq_spread_pool *pool,
+				const unsigned long *cpus,
+				const unsigned long *skip)
+{
+	int v;
+
+	lockdep_assert_held(&pool->lock);
+	v = irq_spread_pool_least_used(pool, cpus, irq_spread_pool_share(pool),
+				       skip);
+	if (v < 0 && pool->nr_requested < pool->info.nr_vectors)
+		v = irq_spread_pool_request(pool, cpus);
+	else if (v < 0)
+		v = irq_spread_pool_nearest(pool, cpus, skip);
+	if (v == -ENOSPC && skip)
+		v = irq_spread_pool_nearest(pool, cpus, NULL);
+	if (v >= 0) {
+		pool->vec[v].users++;
+		pool->users++;
+	}
+	return v;
 }
 
 /**
@@ -247,18 +399,9 @@ int irq_spread_pool_topo_get(struct irq_spread_pool *pool,
 		return -EINVAL;
 
 	mutex_lock(&pool->lock);
-	v = irq_spread_pool_least_used(pool, cpus, irq_spread_pool_share(pool));
-	if (v < 0 && pool->nr_requested < pool->info.nr_vectors)
-		v = irq_spread_pool_request(pool, cpus);
-	else if (v < 0)
-		v = irq_spread_pool_nearest(pool, cpus);
-	if (v >= 0) {
-		pool->vec[v].users++;
-		pool->users++;
-		v += pool->info.first_vector;
-	}
+	v = irq_spread_pool_take(pool, cpus, NULL);
 	mutex_unlock(&pool->lock);
-	return v;
+	return v < 0 ? v : v + pool->info.first_vector;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_pool_topo_get);
 
@@ -293,8 +436,9 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_pool_topo_get);
  * the irq_spread mutex, and calls the request callback.
  * Return: the device's vector number (&irq_spread_pool_info.first_vector
  * and up); -EINVAL if @pool is %NULL or @mask is empty; -ENOSPC if every
- * vector already has &irq_spread_pool_info.max_users users; -ENOMEM; or the
- * request callback's error.  On error, nothing is changed.
+ * vector already has &irq_spread_pool_info.max_users users; -ENOMEM; the
+ * request callback's error, or the interrupt core's if it refuses the
+ * new vector's affinity.  On error, nothing is changed.
  */
 int irq_spread_pool_get(struct irq_spread_pool *pool,
 			const struct cpumask *mask)
@@ -302,25 +446,6 @@ int irq_spread_pool_get(struct irq_spread_pool *pool,
 	return irq_spread_pool_topo_get(pool, mask ? cpumask_bits(mask) : NULL);
 }
 EXPORT_SYMBOL_GPL(irq_spread_pool_get);
-
-/**
- * irq_spread_pool_get_cpu - take a user of a pool vector near a CPU
- * @pool: the pool
- * @cpu: the CPU the consumer runs on
- *
- * irq_spread_pool_get() for the CPUs cpumask_of(@cpu).
- *
- * Context: process context, may sleep.
- * Return: as irq_spread_pool_get(); -EINVAL also if @cpu is not below
- * nr_cpu_ids.
- */
-int irq_spread_pool_get_cpu(struct irq_spread_pool *pool, unsigned int cpu)
-{
-	if (cpu >= nr_cpu_ids)
-		return -EINVAL;
-	return irq_spread_pool_get(pool, cpumask_of(cpu));
-}
-EXPORT_SYMBOL_GPL(irq_spread_pool_get_cpu);
 
 /**
  * irq_spread_pool_put - give back a user of a pool vector
@@ -346,44 +471,334 @@ int irq_spread_pool_put(struct irq_spread_pool *pool, unsigned int vector)
 	v = vector - pool->info.first_vector;
 
 	mutex_lock(&pool->lock);
-	if (!pool->vec[v].users) {
+	if (pool->vec[v].users)
+		irq_spread_pool_drop(pool, v);
+	else
 		ret = -EINVAL;
-		goto unlock;
-	}
-	pool->users--;
-	if (!--pool->vec[v].users)
-		irq_spread_pool_release(pool, v);
-unlock:
 	mutex_unlock(&pool->lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(irq_spread_pool_put);
 
 /**
- * irq_spread_pool_irq - the Linux interrupt number of a pool vector
- * @pool: the pool
- * @vector: a vector number irq_spread_pool_get() returned, not yet put
+ * irq_spread_dev_pool_get - a pool vector for a placement-only device's vector
+ * @sd: the device, registered with %IRQ_SPREAD_DEV_PLACE_ONLY
+ * @vector: its device vector number, which no pool vector serves yet
+ * @pool: the pool, on the same machine
  *
- * Context: process context, may sleep (takes the pool's mutex).
- * Return: what the request callback returned for @vector; -EINVAL if
- * @pool is %NULL or @vector is not a vector of @pool that has a user.
+ * Gives the vector a user of a pool vector, as irq_spread_pool_get() does
+ * for the CPUs that the pool vectors of the device's other vectors do not
+ * have (all, if they have every CPU), and never one of those pool vectors
+ * while another has room: a device's vectors get distinct interrupts, as
+ * many as the pool has.  From then on the device's vector has the pool
+ * vector's CPUs (irq_spread_dev_vector_mask()), through every move of it,
+ * and the device's &irq_spread_dev_ops.changed is told of each change.
+ * The placement-only device is never counted in the per-CPU load: the pool
+ * vector is, once, however many vectors it serves.
+ *
+ * The caller serialises the gets and puts of one device vector.
+ *
+ * Context: process context, may sleep: takes the pool's mutex, then the
+ * device's, and calls the pool's request callback.
+ * Return: the pool vector's number, as irq_spread_pool_get(); -EINVAL if
+ * @sd or @pool is %NULL, @sd is not placement-only, is on another machine
+ * or has no vector @vector; -EBUSY if a pool vector serves it already;
+ * else as irq_spread_pool_get().  On error nothing is changed.
  */
-int irq_spread_pool_irq(struct irq_spread_pool *pool, unsigned int vector)
+int irq_spread_dev_pool_get(struct irq_spread_dev *sd, unsigned int vector,
+			    struct irq_spread_pool *pool)
 {
-	unsigned int v;
-	int ret;
+	struct irq_spread_vec *vec, *other;
+	unsigned int n, v;
+	int p = -EBUSY;
 
-	if (!pool || vector < pool->info.first_vector ||
-	    vector - pool->info.first_vector >= pool->info.nr_vectors)
+	if (!sd || !pool || sd->topo != pool->topo ||
+	    !(sd->flags & IRQ_SPREAD_DEV_PLACE_ONLY) ||
+	    vector >= irq_spread_dev_nvec(sd))
 		return -EINVAL;
-	v = vector - pool->info.first_vector;
+	n = pool->topo->nr_cpus;
+	vec = sd->vec[vector];
 
 	mutex_lock(&pool->lock);
-	ret = pool->vec[v].users ? pool->vec[v].irq : -EINVAL;
+	mutex_lock(&sd->lock);
+	if (vec->pool) {
+		mutex_unlock(&sd->lock);
+		goto unlock;
+	}
+	/* The pool vectors of the device's others, and their CPUs. */
+	bitmap_zero(pool->skip, pool->info.nr_vectors);
+	bitmap_zero(pool->asked, n);
+	for (v = 0; v < irq_spread_dev_nvec(sd); v++) {
+		other = sd->vec[v];
+		if (other->pool != pool)
+			continue;
+		__set_bit(other->pool_vector, pool->skip);
+		bitmap_or(pool->asked, pool->asked,
+			  irq_spread_pool_mask(pool, other->pool_vector), n);
+	}
+	mutex_unlock(&sd->lock);
+	bitmap_complement(pool->asked, pool->asked, n);
+
+	p = irq_spread_pool_take(pool, bitmap_empty(pool->asked, n) ?
+				 NULL : pool->asked, pool->skip);
+	if (p < 0)
+		goto unlock;
+	mutex_lock(&sd->lock);
+	vec->pool = pool;
+	vec->pool_vector = p;
+	list_add_tail(&vec->pool_link, &pool->vec[p].links);
+	irq_spread_vec_serve(vec, irq_spread_pool_mask(pool, p));
+	mutex_unlock(&sd->lock);
+	p += pool->info.first_vector;
+unlock:
 	mutex_unlock(&pool->lock);
-	return ret;
+	return p;
 }
-EXPORT_SYMBOL_GPL(irq_spread_pool_irq);
+EXPORT_SYMBOL_GPL(irq_spread_dev_pool_get);
+
+/**
+ * irq_spread_dev_pool_put - give back a placement-only device's pool vector
+ * @sd: the device
+ * @vector: its device vector number, which irq_spread_dev_pool_get() gave
+ *	a pool vector
+ *
+ * Gives back the vector's user of its pool vector, as irq_spread_pool_put()
+ * does; the device's vector has its placement's CPUs again.
+ *
+ * Context: process context, may sleep: takes the pool's mutex, then the
+ * device's, and calls the pool's release callback.
+ * Return: 0; -EINVAL, changing nothing, if @sd is %NULL or no pool vector
+ * serves its vector @vector.
+ */
+int irq_spread_dev_pool_put(struct irq_spread_dev *sd, unsigned int vector)
+{
+	struct irq_spread_pool *pool;
+	struct irq_spread_vec *vec;
+	unsigned int p;
+
+	if (!sd || vector >= irq_spread_dev_nvec(sd))
+		return -EINVAL;
+	vec = sd->vec[vector];
+	mutex_lock(&sd->lock);
+	pool = vec->pool;
+	mutex_unlock(&sd->lock);
+	if (!pool)
+		return -EINVAL;
+
+	mutex_lock(&pool->lock);
+	mutex_lock(&sd->lock);
+	p = vec->pool_vector;
+	list_del_init(&vec->pool_link);
+	vec->pool = NULL;
+	irq_spread_vec_unserve(vec);
+	mutex_unlock(&sd->lock);
+	irq_spread_pool_drop(pool, p);
+	mutex_unlock(&pool->lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(irq_spread_dev_pool_put);
+
+/*
+ * Call @fn(pool, @cpu) for every pool on @topo, or of @owner, with the
+ * pool's lock held, once it has read its owner's policy and CPUs.
+ */
+static void irq_spread_pools_each(struct irq_spread_topology *topo,
+				  struct irq_spread_dev *owner,
+				  void (*fn)(struct irq_spread_pool *pool,
+					     unsigned int cpu),
+				  unsigned int cpu)
+{
+	struct irq_spread_pool *pool;
+
+	mutex_lock(&irq_spread_pools_lock);
+	list_for_each_entry(pool, &irq_spread_pools, list) {
+		if ((topo && pool->topo != topo) ||
+		    (owner && pool->owner != owner))
+			continue;
+		mutex_lock(&pool->lock);
+		irq_spread_pool_sync(pool);
+		fn(pool, cpu);
+		mutex_unlock(&pool->lock);
+	}
+	mutex_unlock(&irq_spread_pools_lock);
+}
+
+/* Place every requested vector afresh, in vector order, and move them. */
+static void irq_spread_pool_respread(struct irq_spread_pool *pool,
+				     unsigned int unused)
+{
+	unsigned int nr = pool->nr_requested, n = pool->topo->nr_cpus, v, i = 0;
+	const unsigned long *exclude;
+	unsigned long *fresh, *mask;
+	int ret;
+
+	lockdep_assert_held(&pool->lock);
+	if (!nr)
+		return;
+	fresh = kvcalloc(array_size(nr, pool->stride), sizeof(long), GFP_KERNEL);
+	if (!fresh) {
+		pr_warn("pool %s: vectors not placed again: %d\n",
+			pool->info.name, -ENOMEM);
+		return;
+	}
+	for (v = 0; v < pool->info.nr_vectors; v++) {
+		if (pool->vec[v].users)
+			irq_spread_topo_release(pool->topo, 1,
+						irq_spread_pool_mask(pool, v),
+						pool->stride);
+	}
+	exclude = pool->restricted ? pool->exclude : NULL;
+	ret = irq_spread_topo_cpus(pool->topo, pool->info.node, nr,
+				   pool->policy, exclude, fresh, pool->stride);
+	for (v = 0; v < pool->info.nr_vectors; v++) {
+		if (!pool->vec[v].users)
+			continue;
+		mask = irq_spread_pool_mask(pool, v);
+		if (ret) {
+			irq_spread_topo_hold(pool->topo, 1, mask, pool->stride);
+			continue;
+		}
+		pool->vec[v].displaced = false;
+		if (!bitmap_equal(mask, fresh + i * pool->stride, n)) {
+			bitmap_copy(mask, fresh + i * pool->stride,
+				    pool->stride * BITS_PER_LONG);
+			irq_spread_pool_moved(pool, v);
+		}
+		i++;
+	}
+	if (ret)
+		pr_warn("pool %s: vectors not placed again: %d\n",
+			pool->info.name, ret);
+	kvfree(fresh);
+}
+
+/**
+ * irq_spread_pools_follow - the pools of a device follow its policy and CPUs
+ * @owner: the device, whose policy or CPUs the administrator just wrote
+ *
+ * Every pool @owner has (&irq_spread_pool_info.owner) takes its policy and
+ * CPUs and places its requested vectors afresh under them, nearest the
+ * pool's node first, in vector order, its own load out of the way.
+ *
+ * Context: process context, may sleep; @owner's lock not held.
+ */
+void irq_spread_pools_follow(struct irq_spread_dev *owner)
+{
+	irq_spread_pools_each(NULL, owner, irq_spread_pool_respread, 0);
+}
+
+/* @cpu is leaving: move the vectors of @pool whose mask holds it, only. */
+static void irq_spread_pool_cpu_offline(struct irq_spread_pool *pool,
+					unsigned int cpu)
+{
+	unsigned int n = pool->topo->nr_cpus, v;
+	unsigned long *mask;
+
+	for (v = 0; v < pool->info.nr_vectors; v++) {
+		mask = irq_spread_pool_mask(pool, v);
+		if (!pool->vec[v].users || !test_bit(cpu, mask))
+			continue;
+		if (!pool->vec[v].displaced) {
+			bitmap_copy(irq_spread_pool_home(pool, v), mask,
+				    pool->stride * BITS_PER_LONG);
+			pool->vec[v].displaced = true;
+		}
+		irq_spread_topo_release(pool->topo, 1, mask, pool->stride);
+		__clear_bit(cpu, mask);
+		if (!bitmap_empty(mask, n)) {
+			irq_spread_topo_hold(pool->topo, 1, mask, pool->stride);
+		} else if (irq_spread_pool_place(pool, v, NULL)) {
+			/* Nowhere else: the interrupt core moves it. */
+			__set_bit(cpu, mask);
+			irq_spread_topo_hold(pool->topo, 1, mask, pool->stride);
+			continue;
+		}
+		irq_spread_pool_moved(pool, v);
+	}
+}
+
+/**
+ * irq_spread_pools_cpu_offline - a CPU of a topology is going offline
+ * @topo: the machine
+ * @cpu: the CPU, still online and marked leaving
+ *
+ * Every requested vector of every pool whose CPUs hold @cpu loses it; one
+ * left with no CPU is placed again as a new vector of its pool would be,
+ * and remembers its home.  Nothing else moves.
+ *
+ * Context: process context, may sleep; from a CPU hotplug callback.
+ */
+void irq_spread_pools_cpu_offline(struct irq_spread_topology *topo,
+				  unsigned int cpu)
+{
+	irq_spread_pools_each(topo, NULL, irq_spread_pool_cpu_offline, cpu);
+}
+
+/* A CPU came back: the vectors CPU hotplug moved go home, if they can. */
+static void irq_spread_pool_cpu_back(struct irq_spread_pool *pool,
+				     unsigned int cpu)
+{
+	unsigned int n = pool->topo->nr_cpus, v;
+	unsigned long *mask;
+
+	irq_spread_topo_eligible(pool->topo, pool->near);
+	if (pool->restricted)
+		bitmap_andnot(pool->near, pool->near, pool->exclude, n);
+	for (v = 0; v < pool->info.nr_vectors; v++) {
+		if (!pool->vec[v].users || !pool->vec[v].displaced ||
+		    !bitmap_subset(irq_spread_pool_home(pool, v), pool->near, n))
+			continue;
+		mask = irq_spread_pool_mask(pool, v);
+		irq_spread_topo_release(pool->topo, 1, mask, pool->stride);
+		bitmap_copy(mask, irq_spread_pool_home(pool, v),
+			    pool->stride * BITS_PER_LONG);
+		irq_spread_topo_hold(pool->topo, 1, mask, pool->stride);
+		pool->vec[v].displaced = false;
+		irq_spread_pool_moved(pool, v);
+	}
+}
+
+/**
+ * irq_spread_pools_cpu_online - a CPU of a topology came online
+ * @topo: the machine
+ * @cpu: the CPU
+ *
+ * The inverse of irq_spread_pools_cpu_offline(): every vector that CPU
+ * hotplug moved goes back to where it was, once all the CPUs it had are
+ * online again, and only those vectors move.
+ *
+ * Context: process context, may sleep; from a CPU hotplug callback.
+ */
+void irq_spread_pools_cpu_online(struct irq_spread_topology *topo,
+				 unsigned int cpu)
+{
+	irq_spread_pools_each(topo, NULL, irq_spread_pool_cpu_back, cpu);
+}
+
+/* The pool's owner goes: the pool keeps its last policy and CPUs. */
+static void irq_spread_pool_disown(struct irq_spread_pool *pool,
+				   unsigned int unused)
+{
+	pool->owner = NULL;
+}
+
+/**
+ * irq_spread_pools_dev_gone - a registered device is being unregistered
+ * @sd: the device
+ *
+ * Its vectors give back the pool vectors that serve them, and the pools it
+ * owns keep its last policy and CPUs, owned by nobody.
+ *
+ * Context: process context, may sleep; @sd's lock not held.
+ */
+void irq_spread_pools_dev_gone(struct irq_spread_dev *sd)
+{
+	unsigned int v;
+
+	for (v = 0; v < irq_spread_dev_nvec(sd); v++)
+		irq_spread_dev_pool_put(sd, v);
+	irq_spread_pools_each(NULL, sd, irq_spread_pool_disown, 0);
+}
 
 /**
  * irq_spread_pool_show - write a pool's state, as its debugfs file shows it
@@ -405,7 +820,7 @@ int irq_spread_pool_show(struct seq_file *m, void *v)
 
 	mutex_lock(&pool->lock);
 	seq_printf(m, "# node %d policy %s max_users %u requested %u/%u users %u\n",
-		   info->node, irq_spread_policy_name(info->policy),
+		   info->node, irq_spread_policy_name(pool->policy),
 		   info->max_users, pool->nr_requested, info->nr_vectors,
 		   pool->users);
 	seq_puts(m, "vector\tirq\tusers\tcpus\n");
@@ -465,6 +880,8 @@ static bool irq_spread_pool_info_valid(const struct irq_spread_topology *topo,
 		return false;
 	if ((unsigned int)info->policy >= IRQ_SPREAD_NR_POLICIES)
 		return false;
+	if (info->owner && info->owner->topo != topo)
+		return false;
 	if (info->node != NUMA_NO_NODE &&
 	    (info->node < 0 || info->node >= topo->nr_nodes))
 		return false;
@@ -475,10 +892,14 @@ static bool irq_spread_pool_info_valid(const struct irq_spread_topology *topo,
 
 static void irq_spread_pool_free(struct irq_spread_pool *pool)
 {
+	bitmap_free(pool->skip);
 	bitmap_free(pool->nodes);
 	bitmap_free(pool->hop);
 	bitmap_free(pool->near);
+	bitmap_free(pool->asked);
 	bitmap_free(pool->want);
+	bitmap_free(pool->exclude);
+	kvfree(pool->homes);
 	kvfree(pool->masks);
 	kvfree(pool->vec);
 	kfree(pool->info.name);
@@ -499,7 +920,7 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 			    const struct irq_spread_pool_info *info)
 {
 	struct irq_spread_pool *pool;
-	unsigned int n = topo->nr_cpus;
+	unsigned int n = topo->nr_cpus, v;
 
 	if (!irq_spread_pool_info_valid(topo, info))
 		return ERR_PTR(-EINVAL);
@@ -509,6 +930,7 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 
 	pool->topo = topo;
 	pool->info = *info;
+	pool->policy = info->policy;
 	/* The masks are handed to the driver as struct cpumask. */
 	pool->stride = max_t(size_t, BITS_TO_LONGS(n),
 			     cpumask_size() / sizeof(long));
@@ -516,30 +938,44 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 	pool->vec = kvcalloc(info->nr_vectors, sizeof(*pool->vec), GFP_KERNEL);
 	pool->masks = kvcalloc(array_size(info->nr_vectors, pool->stride),
 			       sizeof(long), GFP_KERNEL);
+	pool->homes = kvcalloc(array_size(info->nr_vectors, pool->stride),
+			       sizeof(long), GFP_KERNEL);
+	pool->exclude = bitmap_zalloc(n, GFP_KERNEL);
 	pool->want = bitmap_zalloc(n, GFP_KERNEL);
+	pool->asked = bitmap_zalloc(n, GFP_KERNEL);
 	pool->near = bitmap_zalloc(n, GFP_KERNEL);
 	pool->hop = bitmap_zalloc(n, GFP_KERNEL);
 	pool->nodes = bitmap_zalloc(max(topo->nr_nodes, 1U), GFP_KERNEL);
-	if (!pool->info.name || !pool->vec || !pool->masks || !pool->want ||
-	    !pool->near || !pool->hop || !pool->nodes) {
+	pool->skip = bitmap_zalloc(info->nr_vectors, GFP_KERNEL);
+	if (!pool->info.name || !pool->vec || !pool->masks || !pool->homes ||
+	    !pool->exclude || !pool->want || !pool->asked || !pool->near ||
+	    !pool->hop || !pool->nodes || !pool->skip) {
 		irq_spread_pool_free(pool);
 		return ERR_PTR(-ENOMEM);
 	}
+	for (v = 0; v < info->nr_vectors; v++)
+		INIT_LIST_HEAD(&pool->vec[v].links);
 	mutex_init(&pool->lock);
+
+	mutex_lock(&irq_spread_pools_lock);
+	mutex_lock(&pool->lock);
+	pool->owner = info->owner;
+	irq_spread_pool_sync(pool);
+	mutex_unlock(&pool->lock);
+	list_add_tail(&pool->list, &irq_spread_pools);
+	mutex_unlock(&irq_spread_pools_lock);
 	pool->debugfs = debugfs_create_file(pool->info.name, 0400,
 					    irq_spread_pool_dir, pool,
 					    &irq_spread_pool_fops);
-	mutex_lock(&irq_spread_pools_lock);
-	list_add_tail(&pool->list, &irq_spread_pools);
-	mutex_unlock(&irq_spread_pools_lock);
 	return pool;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_pool_topo_create);
 
 /**
  * irq_spread_pool_create - create a pool of a device's vectors
- * @info: the pool: its name, the device's node and policy, its vectors,
- *	the bound of users per vector, the driver's callbacks
+ * @info: the pool: its name, the device's node and policy (or the
+ *	registration it belongs to), its vectors, the bound of users per
+ *	vector, the driver's callbacks
  *
  * No vector is requested yet: irq_spread_pool_get() requests each when a
  * consumer first needs it.  The pool's state is in
@@ -547,8 +983,9 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_pool_topo_create);
  *
  * Context: process context, may sleep.
  * Return: the pool; ERR_PTR(-EINVAL) if @info is %NULL, has no name, no
- * request or release callback, no vector, an invalid policy or node, or
- * vector numbers past INT_MAX; ERR_PTR(-ENOMEM).
+ * request or release callback, no vector, an invalid policy or node, an
+ * owner on another machine, or vector numbers past INT_MAX;
+ * ERR_PTR(-ENOMEM).
  */
 struct irq_spread_pool *irq_spread_pool_create(const struct irq_spread_pool_info *info)
 {
@@ -560,9 +997,13 @@ EXPORT_SYMBOL_GPL(irq_spread_pool_create);
  * irq_spread_pool_destroy - destroy a pool
  * @pool: the pool, or %NULL
  *
- * Every consumer must have put its vectors, and no get or put of @pool may
- * run or follow.  A vector still held is a driver bug: it is warned about
- * and released.
+ * Releases, through the driver's release callback, every vector still
+ * requested: consumers may still hold vectors, as when a driver tears the
+ * device down at once (mlx5's fast teardown frees every interrupt of the
+ * device while its event queues still hold them).  The placement-only
+ * devices whose vectors it served have their placement's CPUs again.  No
+ * get or put of @pool may run or follow, nor any irq_spread_dev_pool_put()
+ * of a vector it served.
  *
  * Context: process context, may sleep.
  */
@@ -572,16 +1013,17 @@ void irq_spread_pool_destroy(struct irq_spread_pool *pool)
 
 	if (!pool)
 		return;
+	debugfs_remove(pool->debugfs);
+
 	mutex_lock(&irq_spread_pools_lock);
 	list_del(&pool->list);
 	mutex_unlock(&irq_spread_pools_lock);
-	debugfs_remove(pool->debugfs);
 
 	mutex_lock(&pool->lock);
-	WARN_ON(pool->users);
 	for (v = 0; v < pool->info.nr_vectors; v++) {
 		if (!pool->vec[v].users)
 			continue;
+		pool->users -= pool->vec[v].users;
 		pool->vec[v].users = 0;
 		irq_spread_pool_release(pool, v);
 	}

@@ -377,7 +377,7 @@ static bool irq_spread_count_cores(unsigned int nvec, struct irq_spread_work *w)
 	return shared;
 }
 
-/* Write the vectors' masks and count them in the load. */
+/* Write the vectors' masks and count them in the load, unless NO_HOLD. */
 static void irq_spread_place(struct irq_spread_topology *topo,
 			     enum irq_spread_policy policy, unsigned int nvec,
 			     unsigned int flags, struct irq_spread_work *w,
@@ -402,6 +402,8 @@ static void irq_spread_place(struct irq_spread_topology *topo,
 			bitmap_and(mask, topo->ops->sibling_cpus(topo, cpu),
 				   w->eligible, n);
 		__set_bit(cpu, mask);
+		if (flags & IRQ_SPREAD_NO_HOLD)
+			continue;
 		for_each_set_bit(c, mask, n)
 			topo->load[c]++;
 	}
@@ -486,11 +488,12 @@ static int irq_spread_load_alloc(struct irq_spread_topology *topo)
  * @masks: the vectors' masks: vector i's is the bitmap at @masks + i * @stride
  * @stride: distance between two masks in @masks, in longs; at least
  *	BITS_TO_LONGS(@topo->nr_cpus)
- * @flags: 0, or %IRQ_SPREAD_SLOT_ONLY
+ * @flags: 0, or %IRQ_SPREAD_SLOT_ONLY and %IRQ_SPREAD_NO_HOLD
  *
  * See the comment at the top of this file for the placement.  The whole
  * @stride of each mask is written, bits past @topo->nr_cpus cleared.  The
- * placed vectors count in the load of @topo until irq_spread_topo_release().
+ * placed vectors count in the load of @topo until irq_spread_topo_release(),
+ * unless %IRQ_SPREAD_NO_HOLD.
  *
  * Context: process context, may sleep: allocates with GFP_KERNEL and takes
  * @topo->lock.
@@ -506,7 +509,7 @@ int irq_spread_topo_spread(struct irq_spread_topology *topo, int node,
 	struct irq_spread_work w;
 	int ret;
 
-	if (flags & ~IRQ_SPREAD_SLOT_ONLY)
+	if (flags & ~(IRQ_SPREAD_SLOT_ONLY | IRQ_SPREAD_NO_HOLD))
 		return -EINVAL;
 	ret = irq_spread_check_args(topo, node, nvec, policy, masks, stride);
 	if (ret)

@@ -5,12 +5,31 @@
  */
 #include <irq_spread_compat.h>
 
+#include "irq_spread_internal.h"
+
 bool irq_spread_compat_warn_fatal;
 bool irq_spread_compat_quiet;
 const struct cpumask irq_spread_compat_none;
 
 /* irq_spread_pool_dir lives in debugfs.c, which the tool does not build. */
 struct dentry *irq_spread_pool_dir;
+
+/*
+ * The device layer, which the tool does not build: pools set no interrupt
+ * here, and serve no device.
+ */
+int irq_spread_irq_affinity(unsigned int irq, const struct cpumask *mask)
+{
+	return 0;
+}
+
+void irq_spread_vec_serve(struct irq_spread_vec *vec, const unsigned long *mask)
+{
+}
+
+void irq_spread_vec_unserve(struct irq_spread_vec *vec)
+{
+}
 
 void irq_spread_compat_warn(const char *file, int line, const char *cond)
 {

@@ -521,26 +521,11 @@ static void nsim_irqs_free(struct nsim_irqs *irqs)
 	kfree(irqs);
 }
 
+/* The pool sets the IRQ's affinity, and moves it with CPU hotplug. */
 static int nsim_irq_pool_request(void *priv, unsigned int vector,
 				 const struct cpumask *mask)
 {
-	struct nsim_irq_dom *dom = priv;
-	int irq, err;
-
-	irq = nsim_irq_dom_map(dom, vector);
-	if (irq < 0)
-		return irq;
-	/*
-	 * No affinity hint: the queues sharing the IRQ free it one by one,
-	 * and free_irq() warns about a hint still set.  Without SMP there is
-	 * nothing to place and irq_set_affinity() always fails.
-	 */
-	err = IS_ENABLED(CONFIG_SMP) ? irq_set_affinity(irq, mask) : 0;
-	if (err) {
-		nsim_irq_dom_unmap(dom, vector);
-		return err;
-	}
-	return irq;
+	return nsim_irq_dom_map(priv, vector);
 }
 
 static void nsim_irq_pool_release(void *priv, unsigned int vector,

@@ -33,7 +33,8 @@
  *    with IRQ_SPREAD_SLOT_ONLY, which only changes the masks); the bits
  *    past the machine's CPUs of each stride cleared;
  *  - load: the topology's load is the sum of every live placement's masks
- *    (this file's own count), before and after every operation;
+ *    (this file's own count), before and after every operation; a spread
+ *    with IRQ_SPREAD_NO_HOLD is placed the same and counts in none;
  *  - pools: creation rejects bad info; a get takes step 1, 2 or 3 of
  *    pool.c as its comment orders them (least used with room among the
  *    asked CPUs, else the first vector not requested, placed by the engine
@@ -670,11 +671,12 @@ static enum irq_spread_policy decode_policy(struct input *in)
  * has its core's usable threads where it is the spread's only vector on
  * that core, its slot alone elsewhere.  The same spread on the same load
  * gives the same masks (the order is total), which lets it be released
- * for its twin and made again.
+ * for its twin and made again.  @nohold: IRQ_SPREAD_NO_HOLD, or 0 for a
+ * spread held in the load.
  */
 static void check_whole(struct fuzz *f, int node, unsigned int nvec,
 			const unsigned long *exclude, unsigned long *masks,
-			size_t stride)
+			size_t stride, unsigned int nohold)
 {
 	struct irq_spread_topology *topo = &f->m.topo;
 	const struct machine *m = &f->m;
@@ -684,22 +686,26 @@ static void check_whole(struct fuzz *f, int node, unsigned int nvec,
 
 	if (!twin)
 		abort();
-	irq_spread_topo_release(topo, nvec, masks, stride);
-	check_load(f, "after releasing a numa-core spread");
+	if (!nohold) {
+		irq_spread_topo_release(topo, nvec, masks, stride);
+		check_load(f, "after releasing a numa-core spread");
+	}
 	ret = irq_spread_topo_spread(topo, node, nvec, IRQ_SPREAD_NUMA_CORE,
-				     exclude, twin, stride, IRQ_SPREAD_SLOT_ONLY);
+				     exclude, twin, stride,
+				     IRQ_SPREAD_SLOT_ONLY | nohold);
 	if (ret)
 		broken("spread: the numa-core spread with IRQ_SPREAD_SLOT_ONLY failed: %d",
 		       ret);
 	masks_to_slots(f, twin, nvec, stride, true);
 	check_slots(f, IRQ_SPREAD_NUMA_CORE, nvec, f->usable);
-	irq_spread_topo_release(topo, nvec, twin, stride);
+	if (!nohold)
+		irq_spread_topo_release(topo, nvec, twin, stride);
 	check_load(f, "after releasing the slot-only twin");
 
 	for (i = 0; i < nvec * stride; i++)
 		twin[i] = FILL;
 	ret = irq_spread_topo_spread(topo, node, nvec, IRQ_SPREAD_NUMA_CORE,
-				     exclude, twin, stride, 0);
+				     exclude, twin, stride, nohold);
 	if (ret || memcmp(twin, masks, nvec * stride * sizeof(long)))
 		broken("spread: the same spread on the same load gave other masks (%d)",
 		       ret);
@@ -736,8 +742,8 @@ static void check_whole(struct fuzz *f, int node, unsigned int nvec,
 static void op_spread(struct fuzz *f, struct input *in)
 {
 	static const unsigned int flag_vals[] = {
-		0, 0, 0, 0, IRQ_SPREAD_SLOT_ONLY, IRQ_SPREAD_SLOT_ONLY, 2,
-		0x80000001u,
+		0, 0, 0, IRQ_SPREAD_NO_HOLD, IRQ_SPREAD_SLOT_ONLY,
+		IRQ_SPREAD_SLOT_ONLY | IRQ_SPREAD_NO_HOLD, 4, 0x80000001u,
 	};
 	struct irq_spread_topology *topo = &f->m.topo;
 	int node = decode_node(f, in), ret, want;
@@ -757,7 +763,8 @@ static void op_spread(struct fuzz *f, struct input *in)
 
 	any = usable_cpus(f, exclude, f->usable);
 	want = 0;
-	if ((flags & ~IRQ_SPREAD_SLOT_ONLY) || (unsigned int)policy >= 3 ||
+	if ((flags & ~(IRQ_SPREAD_SLOT_ONLY | IRQ_SPREAD_NO_HOLD)) ||
+	    (unsigned int)policy >= 3 ||
 	    !nvec || null_masks || !node_valid(f, node) || stride < f->longs)
 		want = -EINVAL;
 	else if (!any)
@@ -767,7 +774,7 @@ static void op_spread(struct fuzz *f, struct input *in)
 	masks = alloc_masks(nvec, stride);
 	if (!masks)
 		return;
-	whole = policy == IRQ_SPREAD_NUMA_CORE && !flags;
+	whole = policy == IRQ_SPREAD_NUMA_CORE && !(flags & IRQ_SPREAD_SLOT_ONLY);
 	ret = irq_spread_topo_spread(topo, node, nvec, policy, exclude,
 				     null_masks ? NULL : masks, stride, flags);
 	if (want && ret != want && !(want == -EINVAL && !any && ret == -ENODEV))
@@ -791,7 +798,14 @@ static void op_spread(struct fuzz *f, struct input *in)
 		masks_to_slots(f, masks, nvec, stride, true);
 		check_slots(f, policy, nvec, f->usable);
 	} else {
-		check_whole(f, node, nvec, exclude, masks, stride);
+		check_whole(f, node, nvec, exclude, masks, stride,
+			    flags & IRQ_SPREAD_NO_HOLD);
+	}
+	if (flags & IRQ_SPREAD_NO_HOLD) {
+		/* Placed on the load, not counted in it. */
+		check_load(f, "after a spread not held");
+		free(masks);
+		return;
 	}
 	hold(f, nvec, stride, masks);
 	check_load(f, "after a spread");
@@ -932,8 +946,7 @@ static void op_pool_create(struct fuzz *f, struct input *in)
 			abort();
 	}
 	if (irq_spread_pool_topo_get(NULL, NULL) != -EINVAL ||
-	    irq_spread_pool_put(NULL, info->first_vector) != -EINVAL ||
-	    irq_spread_pool_irq(NULL, info->first_vector) != -EINVAL)
+	    irq_spread_pool_put(NULL, info->first_vector) != -EINVAL)
 		broken("pool: a NULL pool is not -EINVAL");
 }
 
@@ -1213,12 +1226,9 @@ static void op_pool_put(struct fuzz *f, struct input *in)
 	valid = vector >= first && v < pm->info.nr_vectors && pm->users[v];
 	pm->nr_req = 0;
 	pm->nr_rel = 0;
-	if ((b & 0x80) && b < 240) {
-		ret = irq_spread_pool_irq(pm->pool, vector);
-		if (ret != (valid ? pm->irq[v] : -EINVAL))
-			broken("pool: irq of vector %u is %d, want %d", vector,
-			       ret, valid ? pm->irq[v] : -EINVAL);
-	}
+	if (valid && pm->pool->vec[v].irq != (unsigned int)pm->irq[v])
+		broken("pool: irq of vector %u is %u, want %d", vector,
+		       pm->pool->vec[v].irq, pm->irq[v]);
 	ret = irq_spread_pool_put(pm->pool, vector);
 	if (ret != (valid ? 0 : -EINVAL))
 		broken("pool: put of vector %u gave %d, want %d", vector, ret,

@@ -91,6 +91,7 @@ extern bool irq_spread_compat_quiet;
 	} \
 } while (0)
 #define pr_info(fmt, ...)	pr_warn(fmt, ##__VA_ARGS__)
+#define pr_warn_ratelimited(fmt, ...)	pr_warn(fmt, ##__VA_ARGS__)
 #define pr_err(fmt, ...)	pr_warn(fmt, ##__VA_ARGS__)
 #ifndef pr_fmt
 #define pr_fmt(fmt) fmt
@@ -121,6 +122,7 @@ struct mutex {
 };
 
 #define __MUTEX_INITIALIZER(name)	{ .held = false }
+#define DEFINE_MUTEX(name)		struct mutex name = __MUTEX_INITIALIZER(name)
 #define mutex_init(m)			((m)->held = false)
 #define mutex_destroy(m)		assert(!(m)->held)
 #define mutex_lock(m)			do { assert(!(m)->held); (m)->held = true; } while (0)
@@ -136,10 +138,52 @@ typedef struct {
 	unsigned int sequence;
 } seqcount_raw_spinlock_t;
 
-/* list, work, kref: only as members of structures the tool never uses */
+/* list: what pools use */
 struct list_head {
 	struct list_head *next, *prev;
 };
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+#define LIST_HEAD(name)	struct list_head name = { &(name), &(name) }
+#define list_entry(ptr, type, member)	container_of(ptr, type, member)
+#define list_for_each_entry(pos, head, member) \
+	for (pos = list_entry((head)->next, __typeof__(*pos), member); \
+	     &pos->member != (head); \
+	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
+#define list_for_each_entry_safe(pos, n, head, member) \
+	for (pos = list_entry((head)->next, __typeof__(*pos), member), \
+	     n = list_entry(pos->member.next, __typeof__(*pos), member); \
+	     &pos->member != (head); \
+	     pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
+
+static inline void INIT_LIST_HEAD(struct list_head *list)
+{
+	list->next = list;
+	list->prev = list;
+}
+
+static inline void list_add_tail(struct list_head *new, struct list_head *head)
+{
+	new->prev = head->prev;
+	new->next = head;
+	head->prev->next = new;
+	head->prev = new;
+}
+
+static inline void list_del(struct list_head *entry)
+{
+	entry->prev->next = entry->next;
+	entry->next->prev = entry->prev;
+}
+
+static inline void list_del_init(struct list_head *entry)
+{
+	list_del(entry);
+	INIT_LIST_HEAD(entry);
+}
+
+/* work, kref: only as members of structures the tool never uses */
 
 struct work_struct {
 	void (*func)(struct work_struct *work);

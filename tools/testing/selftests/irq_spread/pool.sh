@@ -9,7 +9,9 @@
 # was placed, as it was requested, where the rules put one vector on the
 # load of those before it (hand tables on the guest, eligible CPUs
 # anywhere), the ports do not register with irq_spread, and once the last
-# port is gone every vector is released.
+# port is gone every vector is released.  Under numa, the pool follows CPU
+# hotplug: the vector on the pool's first CPU leaves it when it goes
+# offline, placed again as a new vector would be, and comes back with it.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
@@ -34,6 +36,11 @@ QUEUES = 2
 #              {10,11} core load 0: 10; then rank 0 9 and 11, core load 1
 #              each, load 0: 9.
 POOL = {"numa": "8 9 10", "numa-core": "8-9 10-11 8-9", "core": "8 10 9"}
+# CPU 8 offline (numa): its vector is placed again as a new one, CPU 8
+# leaving: node 2's 9, 10 have a vector each, 11 none: 11.
+POOL_OFF = "11"
+
+hp = Hotplug()
 
 
 def pool_file(dev_id):
@@ -52,6 +59,34 @@ def pool_state(dev_id):
         v, irq, users, cpus = line.split("\t")
         rows[int(v)] = (int(irq), int(users), parse_cpulist(cpus))
     return head, rows
+
+
+def hotplug(t, dev_id, tables):
+    """The vector on the pool's first CPU, when that CPU goes and comes
+    back (numa: a vector has one CPU)."""
+    _, rows = pool_state(dev_id)
+    v = min(rows, key=lambda r: min(rows[r][2]))
+    irq, _, cpus = rows[v]
+    cpu = min(cpus)
+    if not pluggable(cpu):
+        t.diag("CPU %d cannot go offline: no hotplug check" % cpu)
+        return
+    hp.set(cpu, False)
+    _, rows = pool_state(dev_id)
+    moved = rows[v][2]
+    t.result(cpu not in moved and len(moved) == 1,
+             "numa, CPU %d offline: its vector leaves it, for one CPU" % cpu,
+             "vector %d has %s" % (v, fmt_cpulist(moved)))
+    t.eq(read("/proc/irq/%d/smp_affinity_list" % irq), fmt_cpulist(moved),
+         "numa, CPU %d offline: /proc/irq has the vector's CPU" % cpu)
+    if tables:
+        t.eq(fmt_cpulist(moved), POOL_OFF,
+             "numa, CPU %d offline: the vector's CPU (hand table)" % cpu)
+    hp.set(cpu, True)
+    _, rows = pool_state(dev_id)
+    t.eq(rows[v][2], cpus, "numa, CPU %d online: the vector back" % cpu)
+    t.eq(read("/proc/irq/%d/smp_affinity_list" % irq), fmt_cpulist(cpus),
+         "numa, CPU %d online: /proc/irq has it back" % cpu)
 
 
 def test(t):
@@ -104,6 +139,8 @@ def test(t):
             regs += [r.device for r in devices_table()
                      if r.device.startswith(sysfs_path(dev) + "/")]
             t.eq(regs, [], "%s: pool ports not registered" % what)
+            if policy == "numa":
+                hotplug(t, dev_id, tables)
 
             for p in range(PORTS):
                 write_ok(dev + "/del_port", "%d" % p)
@@ -116,5 +153,5 @@ def test(t):
                  "%s: pool gone with the device" % what)
 
 
-run("irq_spread netdevsim pool mode", test)
+run("irq_spread netdevsim pool mode", test, hp.restore)
 PY

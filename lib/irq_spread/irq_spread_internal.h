@@ -192,7 +192,7 @@ struct irq_spread_pool_vec {
  * @skip: scratch: the vectors a consumer holds already, @info.nr_vectors
  *	bits
  * @debugfs: the pool's debugfs file
-
+ *
  * Lock order: irq_spread_pools_lock, @lock, then the lock of a device
  * (its owner's, or a device whose vectors it serves), then the topology's.
  */

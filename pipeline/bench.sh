@@ -13,6 +13,9 @@
 #            pool's get and put at 255 vectors x 2750 users
 #   napi     the page pool's NAPI node check per poll, in the NUMA guest's
 #            kernel (its KUnit benchmark), against an empty loop
+#   local    256 irq_spread_local_cpu() calls against 256
+#            cpumask_local_spread() calls, in the NUMA guest's kernel (its
+#            KUnit benchmark), per node and policy
 #
 # Every ratio is against a baseline measured in the same run.  Needs the
 # guest kernel (make guest-build; a warm cache rebuilds nothing).
@@ -48,10 +51,19 @@ make -s -C "$REPO_DIR/tools/irq_spread" OUTPUT="$out/" -j"$JOBS" bench ||
 
 echo "## NAPI node check per poll (guest kernel, KUnit benchmark)" >> "$md.tmp"
 echo >> "$md.tmp"
-if bash "$PIPELINE_DIR/bench-napi.sh" "$dir/napi" >> "$md.tmp"; then
+if bash "$PIPELINE_DIR/bench-kunit.sh" page_pool_napi "$dir/napi" >> "$md.tmp"; then
 	:
 else
 	echo "(the guest benchmark did not run: see $dir/napi)" >> "$md.tmp"
+	rc=1
+fi
+echo >> "$md.tmp"
+echo "## irq_spread_local_cpu() against cpumask_local_spread() (guest kernel, KUnit benchmark)" >> "$md.tmp"
+echo >> "$md.tmp"
+if bash "$PIPELINE_DIR/bench-kunit.sh" irq_spread_local_cpu_bench "$dir/local-cpu" >> "$md.tmp"; then
+	:
+else
+	echo "(the guest benchmark did not run: see $dir/local-cpu)" >> "$md.tmp"
 	rc=1
 fi
 mv "$md.tmp" "$md"

@@ -8,9 +8,19 @@
 #            counts x device nodes: the three policies, placed by the
 #            library's own engine built in user space (tools/irq_spread),
 #            against the peers' placements (tools/irq_spread/bench/peers.c)
-#   cost     spreading 256 vectors on synthetic machines of 256 to 8192
-#            CPUs, the library against a per-vector nth-CPU search, and a
-#            pool's get and put at 255 vectors x 2750 users
+#   cost     tools/irq_spread/bench/cost_bench, on synthetic machines of
+#            256 to 8192 CPUs (16 nodes; and nodes of 32 CPUs, up to 256
+#            nodes): a spread of 256 vectors per policy (its release timed
+#            apart) against a driver's 256 cpumask_local_spread() calls
+#            (6.12's nth search and the pre-6.3 scan), each side writing
+#            256 masks; the per-index query, 256 irq_spread_local_cpu()
+#            equivalents (first on a fresh topology, and warm) against 256
+#            cpumask_local_spread(); growth per doubling; instructions per
+#            spread at 4096 and 8192 CPUs, counted by callgrind
+#            (valgrind --tool=callgrind --toggle-collect='timed_*' on
+#            cost_bench -n; left out without valgrind); a pool's get and
+#            put at 255 vectors x 2750 users against mlx5's old per-CPU
+#            lookup, in the same blocks; then issue 25's acceptance ratios
 #   napi     the page pool's NAPI node check per poll, in the NUMA guest's
 #            kernel (its KUnit benchmark), against an empty loop
 #   local    256 irq_spread_local_cpu() calls against 256
@@ -34,6 +44,37 @@ t0=$(date +%s)
 make -s -C "$REPO_DIR/tools/irq_spread" OUTPUT="$out/" -j"$JOBS" bench ||
 	die "bench: the benchmark programs did not build"
 
+# Instructions per run, for cost_bench -i: a few runs of each spread under
+# callgrind, counting only the timed function (cost_bench's timed_*).
+cg=$dir/callgrind
+instr=$cg/instructions
+rm -rf "$cg"
+mkdir -p "$cg"
+: > "$instr"
+if command -v valgrind > /dev/null; then
+	runs=3
+	for cpus in 4096 8192; do
+		for shape in 1 2; do
+			for m in numa numa-core core nth; do
+				f=$cg/$cpus-$shape-$m.out
+				if valgrind --tool=callgrind --toggle-collect='timed_*' \
+					--callgrind-out-file="$f" \
+					"$out/bench/cost_bench" -s $cpus -S $shape \
+					-m $m -n $runs > "$f.log" 2>&1; then
+					awk -v c=$cpus -v s=$shape -v m=$m -v r=$runs \
+						'/^totals:/ { printf "%d %d %s %.0f\n", c, s, m, $2 / r }' \
+						"$f" >> "$instr"
+				else
+					echo "bench: callgrind of cost_bench -s $cpus -S $shape -m $m failed: see $f.log" >&2
+					rc=1
+				fi
+			done
+		done
+	done
+else
+	echo "bench: no valgrind: instruction counts left out" >&2
+fi
+
 {
 	echo "# irq_spread benchmarks"
 	echo
@@ -46,7 +87,7 @@ make -s -C "$REPO_DIR/tools/irq_spread" OUTPUT="$out/" -j"$JOBS" bench ||
 	echo
 	echo "## Cost"
 	echo
-	"$out/bench/cost_bench" || rc=1
+	"$out/bench/cost_bench" -i "$instr" || rc=1
 } > "$md.tmp"
 
 echo "## NAPI node check per poll (guest kernel, KUnit benchmark)" >> "$md.tmp"

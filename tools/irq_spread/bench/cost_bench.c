@@ -64,10 +64,6 @@
 #define MAX_SAMPLES	20000
 #define WARMUP_MAX	0.01
 
-#ifndef noinline
-#define noinline	__attribute__((noinline))
-#endif
-
 static const unsigned int sizes[NR_SIZES] = { 256, 1024, 4096, 8192 };
 static double min_time = 0.2;
 /* Only these, if set (-s, -S, -m): 0 for all; a method is its index + 1. */
@@ -472,7 +468,6 @@ static unsigned int local_spread_old(const struct peer *p, unsigned int i,
 	return n;
 }
 
-
 /**
  * struct spread_run - one thing to time on a machine
  * @m: the machine
@@ -513,7 +508,6 @@ static void release(void *arg)
 
 	irq_spread_topo_release(r->topo, NVEC, r->masks, r->m->longs);
 }
-
 
 /*
  * A driver's loop: one CPU per vector, each from a call of r->local_spread

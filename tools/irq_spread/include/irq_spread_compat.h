@@ -44,6 +44,7 @@ typedef unsigned short umode_t;
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #define __noreturn	__attribute__((noreturn))
 #define __always_unused	__attribute__((unused))
+#define noinline	__attribute__((noinline))
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define EXPORT_SYMBOL(sym)

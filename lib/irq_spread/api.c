@@ -33,11 +33,18 @@
  * driver that registers its device (irq_spread_dev_register()) gets the
  * load across devices, the administrator's policy and CPU hotplug too.
  *
- * Context: process context, may sleep (GFP_KERNEL allocations).  Costs an
- * ordering of all eligible CPUs per call.
+ * The answer comes from a cache of the order, per node and policy, kept
+ * for the CPUs eligible when it was built (checked on each call); a call
+ * the cache cannot answer builds the first slots of the order, at least
+ * twice as many as it held, so a driver's calls for its vectors in turn
+ * cost about as much as its cpumask_local_spread() calls.
+ *
+ * Context: any context but NMI, as cpumask_local_spread(): never sleeps or
+ * allocates; takes a raw spinlock with interrupts disabled.
  * Return: the CPU.  If the library cannot answer (an invalid @policy or
- * @node, no memory), cpumask_local_spread(@i, @node), with NUMA_NO_NODE for
- * an invalid @node: a drop-in replacement never fails.
+ * @node, no memory for its cache at boot), cpumask_local_spread(@i, @node),
+ * with NUMA_NO_NODE for an invalid @node: a drop-in replacement never
+ * fails.
  */
 unsigned int irq_spread_local_cpu(unsigned int i, int node,
 				  enum irq_spread_policy policy)

@@ -15,7 +15,9 @@
 #include <linux/bitmap.h>
 #include <linux/irq_spread.h>
 #include <linux/numa.h>
+#include <linux/panic.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/sprintf.h>
 #include <linux/string.h>
 
@@ -858,6 +860,70 @@ static void irq_spread_test_nth_stateless(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 8);
 }
 
+#define TEST_NTH_LIST	96
+
+/*
+ * @nr answers of irq_spread_topo_nth_cpu() from index 0, as nth_cases'
+ * want, into @buf of TEST_NTH_LIST bytes: allocates nothing.
+ */
+static const char *test_nth_list(char *buf, struct test_topo *t, int node,
+				 enum irq_spread_policy policy, unsigned int nr)
+{
+	size_t size = TEST_NTH_LIST, len = 0;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		len += scnprintf(buf + len, size - len, "%s%d", i ? ";" : "",
+				 irq_spread_topo_nth_cpu(&t->topo, node, i, policy));
+	return buf;
+}
+
+/*
+ * Queries from atomic context, as cpumask_local_spread() allows: under a
+ * spinlock with interrupts off, the answers of nth_cases, again after the
+ * eligible CPUs change (the cached order must follow them) and after they
+ * change back; irq_spread_local_cpu() on the system gives an online CPU.
+ * With CONFIG_DEBUG_ATOMIC_SLEEP (the guest's config), a query that could
+ * sleep warns, and the taint fails the case.
+ */
+static void irq_spread_test_nth_atomic(struct kunit *test)
+{
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_mana_vm);
+	unsigned int n = irq_spread_test_mana_vm.nr_cpus, cpu[3];
+	bool tainted = test_taint(TAINT_WARN);
+	const char *got[4];
+	DEFINE_SPINLOCK(lock);
+	unsigned long flags;
+	char *buf;
+	int p;
+
+	buf = kunit_kzalloc(test, 4 * TEST_NTH_LIST, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	spin_lock_irqsave(&lock, flags);
+	got[0] = test_nth_list(buf, t, 0, POL_NUMA_CORE, 10);
+	__clear_bit(2, t->online);
+	__clear_bit(5, t->housekeeping);
+	got[1] = test_nth_list(buf + TEST_NTH_LIST, t, 0, POL_NUMA_CORE, 7);
+	bitmap_fill(t->online, n);
+	bitmap_fill(t->housekeeping, n);
+	got[2] = test_nth_list(buf + 2 * TEST_NTH_LIST, t, 0, POL_NUMA_CORE, 10);
+	got[3] = test_nth_list(buf + 3 * TEST_NTH_LIST, t, 0, POL_NUMA, 9);
+	for (p = 0; p < IRQ_SPREAD_NR_POLICIES; p++)
+		cpu[p] = irq_spread_local_cpu(0, NUMA_NO_NODE, p);
+	spin_unlock_irqrestore(&lock, flags);
+
+	KUNIT_EXPECT_STREQ(test, got[0], "0;2;4;6;1;3;5;7;0;2");
+	KUNIT_EXPECT_STREQ(test, got[1], "0;3;4;6;1;7;0");
+	KUNIT_EXPECT_STREQ(test, got[2], "0;2;4;6;1;3;5;7;0;2");
+	KUNIT_EXPECT_STREQ(test, got[3], "0;1;2;3;4;5;6;7;0");
+	for (p = 0; p < IRQ_SPREAD_NR_POLICIES; p++)
+		KUNIT_EXPECT_TRUE_MSG(test, cpu[p] < nr_cpu_ids && cpu_online(cpu[p]),
+				      "policy %d: CPU %u", p, cpu[p]);
+	if (!tainted)
+		KUNIT_EXPECT_FALSE_MSG(test, test_taint(TAINT_WARN),
+				       "a query warned (sleeping in atomic context?)");
+}
+
 /* Bad arguments: -EINVAL; no CPU online: -ENODEV; no load either way. */
 static void irq_spread_test_nth_invalid(struct kunit *test)
 {
@@ -879,6 +945,7 @@ static struct kunit_case irq_spread_engine_test_cases[] = {
 	KUNIT_CASE_PARAM(irq_spread_test_nth, nth_gen_params),
 	KUNIT_CASE(irq_spread_test_nth_stateless),
 	KUNIT_CASE(irq_spread_test_nth_invalid),
+	KUNIT_CASE(irq_spread_test_nth_atomic),
 	KUNIT_CASE_PARAM(irq_spread_test_spread, spread_gen_params),
 	KUNIT_CASE_PARAM(irq_spread_test_load, load_gen_params),
 	KUNIT_CASE(irq_spread_test_invalid),

@@ -27,23 +27,25 @@ struct dentry;
 struct device;
 struct seq_file;
 struct irq_spread_topology;
+struct irq_spread_order;
+struct irq_spread_query;
 
 /*
  * Firmware distances are one byte (ACPI SLIT), so no machine has more
- * distinct hops than this; it only guards against a topology whose
- * hop_cpus() never says stop.
+ * distinct hops than this; it bounds the hops a spread or a pool counts.
  */
 #define IRQ_SPREAD_MAX_HOPS	256
 
 /**
  * struct irq_spread_topology_ops - what the engine asks of a machine
- * @hop_cpus: write to @dst the CPUs at most @hop NUMA hops away from @node
- *	(hop 0 is @node itself, each hop includes the ones before it, as
- *	sched_numa_hop_mask() does), all nr_cpus bits of it.  Return false,
- *	leaving @dst alone, when there is no hop @hop; every topology must
- *	return false for some finite @hop.  Never called with NUMA_NO_NODE.
+ * @distance: the distance from node @from to node @to, as node_distance().
+ *	The hops of a node follow from it (see irq_spread_hop_by_distance()).
+ * @node_cpus: the CPUs of @node, a bitmap of nr_cpus bits, or %NULL if the
+ *	node has none.
  * @sibling_cpus: the SMT siblings of @cpu, @cpu included, as a bitmap of
- *	nr_cpus bits that stays valid for the duration of a spread.
+ *	nr_cpus bits that stays valid for the duration of a spread.  Sibling
+ *	masks change only when the online CPUs do: the engine links each
+ *	core's threads again then, and only then.
  * @eligible_cpus: write to @dst the CPUs that may take an interrupt: online
  *	and housekeeping for managed interrupts and for the tick.
  * @online_cpus: write to @dst the online CPUs, the fallback when no CPU is
@@ -54,8 +56,10 @@ struct irq_spread_topology;
  * None of these may sleep.
  */
 struct irq_spread_topology_ops {
-	bool (*hop_cpus)(const struct irq_spread_topology *topo, int node,
-			 unsigned int hop, unsigned long *dst);
+	int (*distance)(const struct irq_spread_topology *topo, int from,
+			int to);
+	const unsigned long *(*node_cpus)(const struct irq_spread_topology *topo,
+					  int node);
 	const unsigned long *(*sibling_cpus)(const struct irq_spread_topology *topo,
 					     unsigned int cpu);
 	void (*eligible_cpus)(const struct irq_spread_topology *topo,
@@ -78,9 +82,15 @@ struct irq_spread_topology_ops {
  * @leaving: CPUs on their way offline, which no spread uses although
  *	@ops still reports them online; %NULL for none.  Set and cleared by
  *	the device layer's CPU hotplug callbacks with atomic bit operations.
+ * @order: scratch space of spreads, under @lock
+ * @query_lock: protects @query; a raw spinlock, so that a query may be
+ *	made from any context
+ * @query: irq_spread_topo_nth_cpu()'s cache of orders, and its scratch
+ *	space
  *
  * Each topology counts its own load, so that KUnit cases do not see each
- * other's vectors; the system has a single instance.
+ * other's vectors; the system has a single instance.  Lock order: @lock,
+ * then @query_lock (never both taken by the engine).
  */
 struct irq_spread_topology {
 	const struct irq_spread_topology_ops *ops;
@@ -90,12 +100,16 @@ struct irq_spread_topology {
 	struct mutex lock;	/* serialises spreads, protects @load */
 	unsigned int *load;
 	unsigned long *leaving;
+	struct irq_spread_order *order;
+	raw_spinlock_t query_lock;	/* protects @query */
+	struct irq_spread_query *query;
 };
 
-void irq_spread_topology_init(struct irq_spread_topology *topo,
-			      const struct irq_spread_topology_ops *ops,
-			      unsigned int nr_cpus, unsigned int nr_nodes,
-			      void *priv);
+int irq_spread_topology_init(struct irq_spread_topology *topo,
+			     const struct irq_spread_topology_ops *ops,
+			     unsigned int nr_cpus, unsigned int nr_nodes,
+			     void *priv);
+int irq_spread_topology_alloc(struct irq_spread_topology *topo);
 void irq_spread_topology_destroy(struct irq_spread_topology *topo);
 
 /*
@@ -144,6 +158,8 @@ extern struct irq_spread_topology irq_spread_system;
 bool irq_spread_hop_by_distance(const struct irq_spread_nodes *nodes,
 				int node, unsigned int hop, unsigned long *dst,
 				unsigned int nr_cpus);
+bool irq_spread_topo_hop_cpus(const struct irq_spread_topology *topo,
+			      int node, unsigned int hop, unsigned long *dst);
 
 /**
  * struct irq_spread_pool_vec - one vector of a pool

@@ -91,11 +91,18 @@ static struct test_topo *to_test_topo(const struct irq_spread_topology *topo)
 	return container_of(topo, struct test_topo, topo);
 }
 
-static bool test_hop_cpus(const struct irq_spread_topology *topo, int node,
-			  unsigned int hop, unsigned long *dst)
+static int test_distance(const struct irq_spread_topology *topo, int from,
+			 int to)
 {
-	return irq_spread_hop_by_distance(&to_test_topo(topo)->nodes, node, hop,
-					  dst, topo->nr_cpus);
+	return irq_spread_test_distance(to_test_topo(topo)->m, from, to);
+}
+
+static const unsigned long *test_node_cpus(const struct irq_spread_topology *topo,
+					   int node)
+{
+	struct test_topo *t = to_test_topo(topo);
+
+	return t->nodes.node_cpus(t, node);
 }
 
 static const unsigned long *test_sibling_cpus(const struct irq_spread_topology *topo,
@@ -125,7 +132,8 @@ static int test_cpu_node(const struct irq_spread_topology *topo,
 }
 
 static const struct irq_spread_topology_ops test_topo_ops = {
-	.hop_cpus	= test_hop_cpus,
+	.distance	= test_distance,
+	.node_cpus	= test_node_cpus,
 	.sibling_cpus	= test_sibling_cpus,
 	.eligible_cpus	= test_eligible_cpus,
 	.online_cpus	= test_online_cpus,
@@ -284,8 +292,9 @@ irq_spread_test_topo_new(struct kunit *test,
 	t->nodes.node_cpus = test_nodes_cpus;
 	t->nodes.priv = t;
 
-	irq_spread_topology_init(&t->topo, &test_topo_ops, m->nr_cpus,
-				 m->nr_nodes, t);
+	KUNIT_ASSERT_EQ(test, irq_spread_topology_init(&t->topo, &test_topo_ops,
+						       m->nr_cpus, m->nr_nodes,
+						       t), 0);
 	/* The device layer marks CPUs going offline here, as on the system. */
 	t->topo.leaving = irq_spread_test_bitmap(test, t);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, test_topo_destroy,

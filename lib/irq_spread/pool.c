@@ -171,7 +171,7 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 	for (hop = 0; hop < IRQ_SPREAD_MAX_HOPS; hop++) {
 		found = false;
 		for_each_set_bit(node, pool->nodes, topo->nr_nodes) {
-			if (!topo->ops->hop_cpus(topo, node, hop, pool->hop))
+			if (!irq_spread_topo_hop_cpus(topo, node, hop, pool->hop))
 				continue;
 			bitmap_or(pool->near, pool->near, pool->hop, n);
 			found = true;

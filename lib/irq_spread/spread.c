@@ -15,7 +15,9 @@
  *
  *  - tier is the NUMA hop the CPU is first found in, counting only hops
  *    that add eligible CPUs: 0 for the device node, 1 for the nearest
- *    other nodes, and so on.  CPUs that no hop reaches come last; with
+ *    other nodes, and so on.  Hop h holds the CPUs of the nodes whose
+ *    distance from the device node is at most the h-th smallest distance
+ *    to a node with CPUs.  CPUs that no hop reaches come last; with
  *    NUMA_NO_NODE every CPU is in tier 0.
  *  - load is the number of vectors already placed on the CPU, for every
  *    device spread on the same topology; core load is the sum of the loads
@@ -28,16 +30,29 @@
  * MANA's irq_setup() did, when it is the only vector of the spread on that
  * core; when the spread puts more than one vector on a core, each of them
  * gets its slot's thread alone, so that the interrupts of one core's
- * vectors end on different threads rather than all on the first (MANA's
- * 2026 low-vCPU fix: 15.65 against 7.73 Gbps).  numa and core vectors get
- * the slot's CPU alone.
+ * vectors end on different threads rather than all on the first.  numa and
+ * core vectors get the slot's CPU alone.
  *
- * The order is made by stable counting sorts of the slots (CPU numbers
- * ascending): by load, by core load, then by (tier, rank) bucket.  The cost
- * is linear in the number of CPUs and vectors, plus word-wise bitmap
- * operations on each hop mask and on each core's sibling mask, plus the
- * square of the SMT width per core; nothing is allocated or rescanned per
- * vector.
+ * Only the first slots of the order are ever used: a spread of N vectors
+ * needs N of them (all, when N is above the number of slots), a query for
+ * index i the first i + 1.  So the order is built tier by tier, nearest
+ * first, and stops at the first tier that completes the slots needed: under
+ * numa and numa-core the tiers hold the first slots in turn; under core the
+ * rank 0 slots of every tier come before any rank 1 slot, so it stops once
+ * the tiers gathered hold N rank 0 slots.  The slots gathered are sorted by
+ * one stable counting sort on a key packing tier and rank, core load and
+ * load (in up to three passes, or a comparison sort, when the loads are too
+ * far apart to pack).  A tier costs word-wise bitmap operations on the
+ * masks of its nodes and a visit of each of its CPUs; a CPU's rank and core
+ * load walk the eligible threads of its core on a ring of the threads of
+ * each core, linked once and again only when the online CPUs change.  The
+ * cost is linear in the CPUs of the tiers gathered and the vectors placed,
+ * with nothing allocated: the scratch space belongs to the topology.
+ *
+ * irq_spread_topo_nth_cpu() answers from a cache of the orders it built,
+ * a few (node, policy) entries each holding the first slots of the order
+ * with no load, for the eligible CPUs it was built for; it takes a raw
+ * spinlock and never sleeps.
  */
 #define pr_fmt(fmt) "irq_spread: " fmt
 
@@ -53,64 +68,195 @@
 #include <linux/numa.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 
 #include <kunit/visibility.h>
 
 #include "irq_spread_internal.h"
 
-/* Scratch state of one spread, allocated before the topology lock is taken. */
-struct irq_spread_work {
-	unsigned int nr_cpus;
-	unsigned long *eligible;	/* the slots */
-	unsigned long *covered;		/* CPUs given a tier, then a rank */
-	unsigned long *hop;		/* one hop mask at a time */
-	unsigned int *bucket;		/* per CPU: tier, then sort bucket */
-	unsigned int *rank;		/* per CPU */
-	unsigned int *core_load;	/* per CPU */
-	unsigned int *lead;		/* per CPU: its core's first slot */
-	unsigned int *slots;		/* eligible CPUs, finally in order */
-	unsigned int *tmp;		/* the other buffer of each sort */
-	unsigned int nr_slots;
+/*
+ * Entries of the query cache, and the fewest slots an entry is built with:
+ * a driver asks for its vectors' indexes in turn, so the entry grows by
+ * doubling rather than by one slot per call.
+ */
+#define IRQ_SPREAD_QUERY_ENTRIES	2
+#define IRQ_SPREAD_QUERY_MIN		256
+
+/**
+ * struct irq_spread_order - scratch space of the order of the slots
+ * @usable: the slots
+ * @covered: CPUs given a tier
+ * @tier: the CPUs of one tier
+ * @online: the online CPUs @ring, @linked and @span were made for
+ * @linked: the CPUs whose core is linked on @ring
+ * @ring: per CPU of @linked, the next thread of its core among @online,
+ *	in CPU order and back to the first
+ * @slots: the slots gathered, in order once sorted
+ * @tmp: the other buffer of each sort; while gathering, each slot's rank
+ * @key: per CPU: its tier, then its sort key
+ * @core_load: per CPU, its core load; %NULL for a query, with no load
+ * @count: a counting sort's counts, @nr_count entries
+ * @dist: per node, its distance from the device node, or INT_MIN for a
+ *	node with no CPUs
+ * @span: per node, the words of its CPU mask that hold its CPUs, from the
+ *	first to one past the last; the first UINT_MAX until found
+ * @nr_count: entries of @count
+ * @nr_usable: number of slots
+ * @nr: number of slots gathered
+ * @valid: @slots[0 .. @valid - 1] are the first slots of the whole order
+ * @nr_tiers: tiers gathered
+ * @nr_ranks: above every rank gathered
+ * @nr_rank0: slots of rank 0 gathered
+ * @made: @online is set
+ */
+struct irq_spread_order {
+	unsigned long *usable;
+	unsigned long *covered;
+	unsigned long *tier;
+	unsigned long *online;
+	unsigned long *linked;
+	unsigned int *ring;
+	unsigned int *slots;
+	unsigned int *tmp;
+	unsigned int *key;
+	unsigned int *core_load;
+	unsigned int *count;
+	int *dist;
+	unsigned int (*span)[2];
+	unsigned int nr_count;
+	unsigned int nr_usable;
+	unsigned int nr;
+	unsigned int valid;
 	unsigned int nr_tiers;
 	unsigned int nr_ranks;
-	unsigned int nr_buckets;
+	unsigned int nr_rank0;
+	bool made;
 };
 
-static void irq_spread_work_free(struct irq_spread_work *w)
+/**
+ * struct irq_spread_query_entry - one order the query cache holds
+ * @usable: the slots it was built for
+ * @order: its first @valid slots, in order
+ * @node: the device node it was built for
+ * @policy: the policy it was built for
+ * @nr_usable: number of slots
+ * @valid: number of slots in @order; 0 for an empty entry
+ * @used: when it last answered, for replacing the least recently used
+ */
+struct irq_spread_query_entry {
+	unsigned long *usable;
+	unsigned int *order;
+	int node;
+	enum irq_spread_policy policy;
+	unsigned int nr_usable;
+	unsigned int valid;
+	unsigned long used;
+};
+
+/**
+ * struct irq_spread_query - the query cache of a topology
+ * @o: scratch space for building an order
+ * @entry: the orders
+ * @clock: counts the answers, for &irq_spread_query_entry.used
+ */
+struct irq_spread_query {
+	struct irq_spread_order o;
+	struct irq_spread_query_entry entry[IRQ_SPREAD_QUERY_ENTRIES];
+	unsigned long clock;
+};
+
+static void irq_spread_order_free(struct irq_spread_order *o)
 {
-	bitmap_free(w->eligible);
-	bitmap_free(w->covered);
-	bitmap_free(w->hop);
-	kvfree(w->bucket);
-	kvfree(w->rank);
-	kvfree(w->core_load);
-	kvfree(w->lead);
-	kvfree(w->slots);
-	kvfree(w->tmp);
+	bitmap_free(o->usable);
+	bitmap_free(o->covered);
+	bitmap_free(o->tier);
+	bitmap_free(o->online);
+	bitmap_free(o->linked);
+	kvfree(o->ring);
+	kvfree(o->slots);
+	kvfree(o->tmp);
+	kvfree(o->key);
+	kvfree(o->core_load);
+	kvfree(o->count);
+	kfree(o->dist);
+	kfree(o->span);
 }
 
-static int irq_spread_work_alloc(struct irq_spread_work *w,
-				 unsigned int nr_cpus)
+/* @with_load: room for core loads and load keys, which only spreads have. */
+static int irq_spread_order_alloc(struct irq_spread_order *o,
+				  unsigned int nr_cpus, unsigned int nr_nodes,
+				  bool with_load)
 {
-	memset(w, 0, sizeof(*w));
-	w->nr_cpus = nr_cpus;
-	w->eligible = bitmap_zalloc(nr_cpus, GFP_KERNEL);
-	w->covered = bitmap_zalloc(nr_cpus, GFP_KERNEL);
-	w->hop = bitmap_zalloc(nr_cpus, GFP_KERNEL);
-	w->bucket = kvmalloc_array(nr_cpus, sizeof(*w->bucket), GFP_KERNEL);
-	w->rank = kvmalloc_array(nr_cpus, sizeof(*w->rank), GFP_KERNEL);
-	w->core_load = kvmalloc_array(nr_cpus, sizeof(*w->core_load),
-				      GFP_KERNEL);
-	w->lead = kvmalloc_array(nr_cpus, sizeof(*w->lead), GFP_KERNEL);
-	w->slots = kvmalloc_array(nr_cpus, sizeof(*w->slots), GFP_KERNEL);
-	w->tmp = kvmalloc_array(nr_cpus, sizeof(*w->tmp), GFP_KERNEL);
-	if (!w->eligible || !w->covered || !w->hop || !w->bucket ||
-	    !w->rank || !w->core_load || !w->lead || !w->slots || !w->tmp) {
-		irq_spread_work_free(w);
+	memset(o, 0, sizeof(*o));
+	/* A query's keys are only tier and rank: they fit in fewer counts. */
+	o->nr_count = with_load ? max(nr_cpus, 64U) + 1 : 1024;
+	o->usable = bitmap_zalloc(nr_cpus, GFP_KERNEL);
+	o->covered = bitmap_zalloc(nr_cpus, GFP_KERNEL);
+	o->tier = bitmap_zalloc(nr_cpus, GFP_KERNEL);
+	o->online = bitmap_zalloc(nr_cpus, GFP_KERNEL);
+	o->linked = bitmap_zalloc(nr_cpus, GFP_KERNEL);
+	o->ring = kvmalloc_array(nr_cpus, sizeof(*o->ring), GFP_KERNEL);
+	o->slots = kvmalloc_array(nr_cpus, sizeof(*o->slots), GFP_KERNEL);
+	o->tmp = kvmalloc_array(nr_cpus, sizeof(*o->tmp), GFP_KERNEL);
+	o->key = kvmalloc_array(nr_cpus, sizeof(*o->key), GFP_KERNEL);
+	if (with_load)
+		o->core_load = kvmalloc_array(nr_cpus, sizeof(*o->core_load),
+					      GFP_KERNEL);
+	o->count = kvmalloc_array(o->nr_count, sizeof(*o->count), GFP_KERNEL);
+	o->dist = kmalloc_array(max(nr_nodes, 1U), sizeof(*o->dist),
+				GFP_KERNEL);
+	o->span = kmalloc_array(max(nr_nodes, 1U), sizeof(*o->span),
+				GFP_KERNEL);
+	if (!o->usable || !o->covered || !o->tier || !o->online ||
+	    !o->linked || !o->ring || !o->slots || !o->tmp || !o->key ||
+	    (with_load && !o->core_load) || !o->count || !o->dist ||
+	    !o->span) {
+		irq_spread_order_free(o);
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+static void irq_spread_query_free(struct irq_spread_query *q)
+{
+	unsigned int i;
+
+	if (!q)
+		return;
+	for (i = 0; i < IRQ_SPREAD_QUERY_ENTRIES; i++) {
+		bitmap_free(q->entry[i].usable);
+		kvfree(q->entry[i].order);
+	}
+	irq_spread_order_free(&q->o);
+	kfree(q);
+}
+
+static struct irq_spread_query *irq_spread_query_alloc(unsigned int nr_cpus,
+						       unsigned int nr_nodes)
+{
+	struct irq_spread_query *q = kzalloc(sizeof(*q), GFP_KERNEL);
+	struct irq_spread_query_entry *e;
+	unsigned int i;
+
+	if (!q)
+		return NULL;
+	if (irq_spread_order_alloc(&q->o, nr_cpus, nr_nodes, false)) {
+		kfree(q);
+		return NULL;
+	}
+	for (i = 0; i < IRQ_SPREAD_QUERY_ENTRIES; i++) {
+		e = &q->entry[i];
+		e->usable = bitmap_zalloc(nr_cpus, GFP_KERNEL);
+		e->order = kvmalloc_array(nr_cpus, sizeof(*e->order),
+					  GFP_KERNEL);
+		if (!e->usable || !e->order) {
+			irq_spread_query_free(q);
+			return NULL;
+		}
+	}
+	return q;
 }
 
 /*
@@ -151,148 +297,251 @@ void irq_spread_topo_eligible(const struct irq_spread_topology *topo,
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_eligible);
 
-/* The slots: the usable CPUs, not excluded by the caller. */
-static int irq_spread_find_slots(const struct irq_spread_topology *topo,
-				 const unsigned long *exclude,
-				 struct irq_spread_work *w)
+/*
+ * Start the indexes afresh when the online CPUs changed since they were
+ * made, which is when sibling masks and node masks change: the cores are
+ * linked again, and the spans of the nodes found again, as they are used.
+ */
+static void irq_spread_order_check(const struct irq_spread_topology *topo,
+				   struct irq_spread_order *o)
 {
-	unsigned int n = w->nr_cpus, cpu;
+	unsigned int n = topo->nr_cpus, k;
 
-	if (!irq_spread_usable(topo, exclude, w->eligible))
-		return -ENODEV;
-
-	w->nr_slots = 0;
-	for_each_set_bit(cpu, w->eligible, n)
-		w->slots[w->nr_slots++] = cpu;
-	return 0;
-}
-
-/* Give the CPUs in @w->hop, not in an earlier tier, the next tier. */
-static void irq_spread_add_tier(struct irq_spread_work *w)
-{
-	unsigned int n = w->nr_cpus, cpu;
-
-	bitmap_and(w->hop, w->hop, w->eligible, n);
-	/* A hop that adds no eligible CPU is no tier. */
-	if (!bitmap_andnot(w->hop, w->hop, w->covered, n))
+	topo->ops->online_cpus(topo, o->tier);
+	if (o->made && bitmap_equal(o->tier, o->online, n))
 		return;
-	for_each_set_bit(cpu, w->hop, n)
-		w->bucket[cpu] = w->nr_tiers;
-	bitmap_or(w->covered, w->covered, w->hop, n);
-	w->nr_tiers++;
+	bitmap_copy(o->online, o->tier, n);
+	bitmap_zero(o->linked, n);
+	for (k = 0; k < topo->nr_nodes; k++)
+		o->span[k][0] = UINT_MAX;
+	o->made = true;
 }
 
-static void irq_spread_assign_tiers(const struct irq_spread_topology *topo,
-				    int node, struct irq_spread_work *w)
+/*
+ * Link the online threads of the core of @cpu in a ring, in CPU order,
+ * from its sibling mask, scanned once.  Every slot is online (eligible
+ * CPUs are), so a slot's eligible siblings are on its ring.
+ */
+static void irq_spread_order_link(const struct irq_spread_topology *topo,
+				  struct irq_spread_order *o, unsigned int cpu)
 {
-	unsigned int n = w->nr_cpus, hop;
+	const unsigned long *sibs = topo->ops->sibling_cpus(topo, cpu);
+	unsigned int n = topo->nr_cpus, prev = cpu, sib;
 
-	w->nr_tiers = 0;
-	bitmap_zero(w->covered, n);
-	if (node != NUMA_NO_NODE) {
-		for (hop = 0; hop < IRQ_SPREAD_MAX_HOPS; hop++) {
-			/* Farther hops cannot add a slot. */
-			if (bitmap_subset(w->eligible, w->covered, n))
-				break;
-			if (!topo->ops->hop_cpus(topo, node, hop, w->hop))
-				break;
-			irq_spread_add_tier(w);
+	__set_bit(cpu, o->linked);
+	for_each_set_bit(sib, sibs, n) {
+		if (sib == cpu || !test_bit(sib, o->online) ||
+		    __test_and_set_bit(sib, o->linked))
+			continue;
+		o->ring[prev] = sib;
+		prev = sib;
+	}
+	o->ring[prev] = cpu;
+}
+
+/*
+ * The rank of slot @cpu among the slots of its core (see the top of this
+ * file), and in @sum their load; @load is %NULL for no load.
+ */
+static unsigned int irq_spread_order_rank(const struct irq_spread_topology *topo,
+					  struct irq_spread_order *o,
+					  const unsigned int *load,
+					  unsigned int cpu, unsigned int *sum)
+{
+	unsigned int l = load ? load[cpu] : 0, r = 0, s, ls;
+
+	*sum = l;
+	if (!test_bit(cpu, o->linked))
+		irq_spread_order_link(topo, o, cpu);
+	for (s = o->ring[cpu]; s != cpu; s = o->ring[s]) {
+		if (!test_bit(s, o->usable))
+			continue;
+		ls = load ? load[s] : 0;
+		*sum += ls;
+		r += ls < l || (ls == l && s < cpu);
+	}
+	return r;
+}
+
+/* The lowest slot of the core of slot @cpu. */
+static unsigned int irq_spread_order_lead(const struct irq_spread_order *o,
+					  unsigned int cpu)
+{
+	unsigned int s, lead = cpu;
+
+	for (s = o->ring[cpu]; s != cpu; s = o->ring[s])
+		if (s < lead && test_bit(s, o->usable))
+			lead = s;
+	return lead;
+}
+
+/* Whether the slots gathered hold the first @need of the order. */
+static bool irq_spread_order_enough(const struct irq_spread_order *o,
+				    enum irq_spread_policy policy,
+				    unsigned int need)
+{
+	if (policy == IRQ_SPREAD_CORE)
+		return o->nr_rank0 >= need;
+	return o->nr >= need;
+}
+
+/*
+ * Gather the slots of @o->tier as the next tier, in CPU order.  With no
+ * load, a tier's own order is by rank then CPU number (by CPU number under
+ * numa), so the gathering stops as soon as the slots that go first are the
+ * @need ones: return true then, the first @need slots being all that is
+ * known.
+ */
+static bool irq_spread_order_add_tier(struct irq_spread_order *o,
+				      const struct irq_spread_topology *topo,
+				      enum irq_spread_policy policy,
+				      const unsigned int *load,
+				      unsigned int need)
+{
+	unsigned int n = topo->nr_cpus, tier = o->nr_tiers++, before = o->nr;
+	unsigned int cpu, rank, sum, first = 0;
+
+	for_each_set_bit(cpu, o->tier, n) {
+		o->key[cpu] = tier;
+		if (policy != IRQ_SPREAD_NUMA) {
+			rank = irq_spread_order_rank(topo, o, load, cpu, &sum);
+			if (o->core_load)
+				o->core_load[cpu] = sum;
+			o->tmp[o->nr] = rank;
+			o->nr_ranks = max(o->nr_ranks, rank + 1);
+			if (!rank) {
+				o->nr_rank0++;
+				first++;
+			}
+		} else {
+			first++;
 		}
+		o->slots[o->nr++] = cpu;
+		if (load)
+			continue;
+		if ((policy == IRQ_SPREAD_CORE && o->nr_rank0 >= need) ||
+		    (policy != IRQ_SPREAD_CORE && before + first >= need)) {
+			o->valid = need;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The smallest distance above @last from the device node to a node with
+ * CPUs, in @d; false if there is none.  A node at a negative distance, or
+ * at INT_MAX, is in no hop.
+ */
+static bool irq_spread_order_next_hop(const struct irq_spread_order *o,
+				      unsigned int nr_nodes, int last, int *d)
+{
+	unsigned int k;
+
+	*d = INT_MAX;
+	for (k = 0; k < nr_nodes; k++)
+		if (o->dist[k] > last && o->dist[k] < *d)
+			*d = o->dist[k];
+	return *d != INT_MAX;
+}
+
+/*
+ * Add the CPUs of node @k, @cpus, to @o->tier: only the words that hold
+ * them, found once.
+ */
+static void irq_spread_order_add_node(struct irq_spread_order *o,
+				      unsigned int nr_cpus, unsigned int k,
+				      const unsigned long *cpus)
+{
+	unsigned int words = BITS_TO_LONGS(nr_cpus), lo, hi, w;
+
+	if (o->span[k][0] == UINT_MAX) {
+		for (lo = 0; lo < words && !cpus[lo]; lo++)
+			;
+		for (hi = words; hi > lo && !cpus[hi - 1]; hi--)
+			;
+		o->span[k][0] = lo;
+		o->span[k][1] = hi;
+	}
+	for (w = o->span[k][0]; w < o->span[k][1]; w++)
+		o->tier[w] |= cpus[w];
+}
+
+/*
+ * Gather the slots, tier by tier, until they hold the first @need of the
+ * order; set @o->valid to how many of the first slots are known.
+ */
+static void irq_spread_order_gather(struct irq_spread_order *o,
+				    const struct irq_spread_topology *topo,
+				    int node, enum irq_spread_policy policy,
+				    const unsigned int *load, unsigned int need)
+{
+	unsigned int n = topo->nr_cpus, hop, k;
+	const unsigned long *cpus;
+	int last = -1, d;
+
+	o->nr = 0;
+	o->nr_tiers = 0;
+	o->nr_ranks = 1;
+	o->nr_rank0 = 0;
+	bitmap_zero(o->covered, n);
+	if (node != NUMA_NO_NODE) {
+		for (k = 0; k < topo->nr_nodes; k++)
+			o->dist[k] = topo->ops->node_cpus(topo, k) ?
+				     topo->ops->distance(topo, node, k) :
+				     INT_MIN;
+		for (hop = 0; hop < IRQ_SPREAD_MAX_HOPS; hop++) {
+			if (irq_spread_order_enough(o, policy, need))
+				goto some;
+			/* Farther hops cannot add a slot. */
+			if (bitmap_subset(o->usable, o->covered, n))
+				goto all;
+			if (!irq_spread_order_next_hop(o, topo->nr_nodes, last, &d))
+				break;
+			last = d;
+			bitmap_zero(o->tier, n);
+			for (k = 0; k < topo->nr_nodes; k++) {
+				/* Hop 0 holds what is nearer too (below 0). */
+				cpus = o->dist[k] == d ||
+				       (!hop && o->dist[k] != INT_MIN &&
+					o->dist[k] < d) ?
+				       topo->ops->node_cpus(topo, k) : NULL;
+				if (cpus)
+					irq_spread_order_add_node(o, n, k, cpus);
+			}
+			bitmap_and(o->tier, o->tier, o->usable, n);
+			/* A hop that adds no eligible CPU is no tier. */
+			if (!bitmap_andnot(o->tier, o->tier, o->covered, n))
+				continue;
+			bitmap_or(o->covered, o->covered, o->tier, n);
+			if (irq_spread_order_add_tier(o, topo, policy, load, need))
+				return;
+		}
+		if (irq_spread_order_enough(o, policy, need))
+			goto some;
 	}
 	/* What no hop reaches (everything, for NUMA_NO_NODE) comes last. */
-	bitmap_copy(w->hop, w->eligible, n);
-	irq_spread_add_tier(w);
-}
-
-/*
- * Rank the @nr eligible threads @thr of one core, which are in CPU order:
- * least loaded first, lower CPU number among equals.  SMT is a few threads
- * wide, so counting the ones that go first is cheap enough.
- */
-static void irq_spread_rank_core(const unsigned int *load,
-				 const unsigned int *thr, unsigned int nr,
-				 struct irq_spread_work *w)
-{
-	unsigned int i, j, r, sum = 0;
-
-	for (i = 0; i < nr; i++)
-		sum += load[thr[i]];
-	for (i = 0; i < nr; i++) {
-		r = 0;
-		for (j = 0; j < nr; j++)
-			r += load[thr[j]] < load[thr[i]] ||
-			     (load[thr[j]] == load[thr[i]] && j < i);
-		w->rank[thr[i]] = r;
-		w->core_load[thr[i]] = sum;
-		w->lead[thr[i]] = thr[0];
-	}
-	w->nr_ranks = max(w->nr_ranks, nr);
-}
-
-/*
- * Slots are visited in CPU order, so the first one seen of a core is its
- * lowest eligible thread: it gathers the eligible siblings above it, once,
- * into @w->tmp (free until the sorts).  @load is the topology's, under its
- * lock, or all zero.
- */
-static void irq_spread_assign_ranks(const struct irq_spread_topology *topo,
-				    const unsigned int *load,
-				    struct irq_spread_work *w)
-{
-	unsigned int n = w->nr_cpus, cpu, sib, nr;
-	const unsigned long *sibs;
-
-	w->nr_ranks = 1;
-	bitmap_zero(w->covered, n);
-	for_each_set_bit(cpu, w->eligible, n) {
-		if (test_bit(cpu, w->covered))
-			continue;
-		__set_bit(cpu, w->covered);
-		nr = 0;
-		w->tmp[nr++] = cpu;
-		sibs = topo->ops->sibling_cpus(topo, cpu);
-		sib = cpu + 1;
-		for_each_set_bit_from(sib, sibs, n) {
-			if (test_bit(sib, w->eligible) &&
-			    !__test_and_set_bit(sib, w->covered))
-				w->tmp[nr++] = sib;
-		}
-		irq_spread_rank_core(load, w->tmp, nr, w);
-	}
-}
-
-/* Turn each slot's tier into its sort bucket under @policy. */
-static void irq_spread_assign_buckets(enum irq_spread_policy policy,
-				      struct irq_spread_work *w)
-{
-	unsigned int i, cpu;
-
-	if (policy == IRQ_SPREAD_NUMA) {
-		w->nr_buckets = w->nr_tiers;
+	if (bitmap_andnot(o->tier, o->usable, o->covered, n) &&
+	    irq_spread_order_add_tier(o, topo, policy, load, need))
 		return;
-	}
-	w->nr_buckets = w->nr_tiers * w->nr_ranks;
-	for (i = 0; i < w->nr_slots; i++) {
-		cpu = w->slots[i];
-		if (policy == IRQ_SPREAD_NUMA_CORE)
-			w->bucket[cpu] = w->bucket[cpu] * w->nr_ranks +
-					 w->rank[cpu];
-		else
-			w->bucket[cpu] = w->rank[cpu] * w->nr_tiers +
-					 w->bucket[cpu];
-	}
+all:
+	o->valid = o->nr;
+	return;
+some:
+	/* Under core, the rank 1 slots of the tiers gathered are not next. */
+	o->valid = policy == IRQ_SPREAD_CORE ? o->nr_rank0 : o->nr;
 }
 
 /*
- * Stable counting sort of the @n CPUs in @src into @dst by @key[cpu] - @base,
- * which is below @nr_keys; @count has room for @nr_keys entries.
+ * Stable counting sort of the @n CPUs in @src into @dst by @key[cpu], which
+ * is below @nr_keys, at most @o->nr_count.
  */
-static void irq_spread_count_sort(const unsigned int *src, unsigned int *dst,
+static void irq_spread_count_sort(struct irq_spread_order *o,
+				  const unsigned int *src, unsigned int *dst,
 				  unsigned int n, const unsigned int *key,
-				  unsigned int base, unsigned int *count,
-				  unsigned int nr_keys)
+				  unsigned int base, unsigned int nr_keys)
 {
-	unsigned int i, k, c, sum = 0;
+	unsigned int *count = o->count, i, k, c, sum = 0;
 
 	memset(count, 0, nr_keys * sizeof(*count));
 	for (i = 0; i < n; i++)
@@ -307,8 +556,8 @@ static void irq_spread_count_sort(const unsigned int *src, unsigned int *dst,
 		dst[count[key[src[i]] - base]++] = src[i];
 }
 
-/* The smallest and largest of @key[cpu] over the slots. */
-static void irq_spread_key_range(const struct irq_spread_work *w,
+/* The smallest and largest of @key[cpu] over the slots gathered. */
+static void irq_spread_key_range(const struct irq_spread_order *o,
 				 const unsigned int *key, unsigned int *lo,
 				 unsigned int *hi)
 {
@@ -316,62 +565,129 @@ static void irq_spread_key_range(const struct irq_spread_work *w,
 
 	*lo = UINT_MAX;
 	*hi = 0;
-	for (i = 0; i < w->nr_slots; i++) {
-		*lo = min(*lo, key[w->slots[i]]);
-		*hi = max(*hi, key[w->slots[i]]);
+	for (i = 0; i < o->nr; i++) {
+		*lo = min(*lo, key[o->slots[i]]);
+		*hi = max(*hi, key[o->slots[i]]);
 	}
 }
 
-/*
- * Sort the slots by bucket, then core load (core policies), then @load,
- * then CPU number: least significant key first, each sort stable.  @load
- * is the topology's, only stable under its lock, which the caller holds
- * (so is the allocation of the counts, sized by the spread of the loads),
- * or all zero.
- */
-static int irq_spread_order_slots(const unsigned int *load,
-				  enum irq_spread_policy policy,
-				  struct irq_spread_work *w)
+/* For the comparison sort: the keys, core loads and loads, or %NULL. */
+struct irq_spread_cmp {
+	const unsigned int *key;
+	const unsigned int *core_load;
+	const unsigned int *load;
+};
+
+static int irq_spread_cmp_slots(const void *a, const void *b, const void *priv)
 {
-	unsigned int lo, hi, clo = 0, chi = 0, *count;
-	bool by_core = policy != IRQ_SPREAD_NUMA;
+	const struct irq_spread_cmp *c = priv;
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
 
-	irq_spread_key_range(w, load, &lo, &hi);
-	if (by_core)
-		irq_spread_key_range(w, w->core_load, &clo, &chi);
-	count = kvmalloc_array(max3(hi - lo, chi - clo, w->nr_buckets) + 1,
-			       sizeof(*count), GFP_KERNEL);
-	if (!count)
-		return -ENOMEM;
-
-	irq_spread_count_sort(w->slots, w->tmp, w->nr_slots, load, lo,
-			      count, hi - lo + 1);
-	if (by_core) {
-		irq_spread_count_sort(w->tmp, w->slots, w->nr_slots,
-				      w->core_load, clo, count, chi - clo + 1);
-		swap(w->slots, w->tmp);
-	}
-	irq_spread_count_sort(w->tmp, w->slots, w->nr_slots, w->bucket, 0,
-			      count, w->nr_buckets);
-	kvfree(count);
-	return 0;
+	if (c->key[x] != c->key[y])
+		return c->key[x] < c->key[y] ? -1 : 1;
+	if (c->core_load && c->core_load[x] != c->core_load[y])
+		return c->core_load[x] < c->core_load[y] ? -1 : 1;
+	if (c->load && c->load[x] != c->load[y])
+		return c->load[x] < c->load[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
 /*
- * Under numa-core, count in @w->tmp (free after the sorts) the vectors on
- * each core, at the index of its first slot; return whether any core gets
+ * Sort the slots gathered by bucket (tier and rank), core load (core
+ * policies), load, then CPU number: the slots of one bucket are of one
+ * tier, gathered in CPU order, so each sort being stable gives the last
+ * key.  One counting sort on the three keys packed when their ranges allow,
+ * else one per key, least significant first; a comparison sort when a key's
+ * range is above @o->nr_count (loads far apart, or cores and tiers many
+ * enough).
+ */
+static void irq_spread_order_sort(struct irq_spread_order *o,
+				  enum irq_spread_policy policy,
+				  const unsigned int *load)
+{
+	unsigned int i, cpu, nb, lo = 0, hi = 0, clo = 0, chi = 0, nl, nc;
+	bool by_core = policy != IRQ_SPREAD_NUMA;
+	struct irq_spread_cmp cmp = {
+		.key = o->key,
+		.core_load = load && by_core ? o->core_load : NULL,
+		.load = load,
+	};
+	u64 packed;
+
+	nb = by_core ? o->nr_tiers * o->nr_ranks : o->nr_tiers;
+	for (i = 0; by_core && i < o->nr; i++) {
+		cpu = o->slots[i];
+		if (policy == IRQ_SPREAD_NUMA_CORE)
+			o->key[cpu] = o->key[cpu] * o->nr_ranks + o->tmp[i];
+		else
+			o->key[cpu] = o->tmp[i] * o->nr_tiers + o->key[cpu];
+	}
+	if (load) {
+		irq_spread_key_range(o, load, &lo, &hi);
+		if (by_core)
+			irq_spread_key_range(o, o->core_load, &clo, &chi);
+	}
+	nl = hi - lo + 1;
+	nc = chi - clo + 1;
+	packed = (u64)nb * nc * nl;
+	if (packed <= o->nr_count) {
+		for (i = 0; load && packed > nb && i < o->nr; i++) {
+			cpu = o->slots[i];
+			o->key[cpu] = ((o->key[cpu] * nc) +
+				       (by_core ? o->core_load[cpu] - clo : 0)) *
+				      nl + load[cpu] - lo;
+		}
+		irq_spread_count_sort(o, o->slots, o->tmp, o->nr, o->key, 0,
+				      packed);
+		swap(o->slots, o->tmp);
+	} else if (load && max3(nb, nc, nl) <= o->nr_count) {
+		irq_spread_count_sort(o, o->slots, o->tmp, o->nr, load, lo, nl);
+		if (by_core) {
+			irq_spread_count_sort(o, o->tmp, o->slots, o->nr,
+					      o->core_load, clo, nc);
+			swap(o->slots, o->tmp);
+		}
+		irq_spread_count_sort(o, o->tmp, o->slots, o->nr, o->key, 0,
+				      nb);
+	} else {
+		sort_r(o->slots, o->nr, sizeof(*o->slots), irq_spread_cmp_slots,
+		       NULL, &cmp);
+	}
+}
+
+/*
+ * The first slots of the order for a device on @node under @policy, at
+ * least @need of them unless there are fewer slots: @o->slots[0 ..
+ * @o->valid - 1].  @o->usable holds the slots; @load is the topology's,
+ * under its lock, or %NULL for no load.
+ */
+static void irq_spread_order_build(struct irq_spread_order *o,
+				   const struct irq_spread_topology *topo,
+				   int node, enum irq_spread_policy policy,
+				   const unsigned int *load, unsigned int need)
+{
+	o->nr_usable = bitmap_weight(o->usable, topo->nr_cpus);
+	need = min(need, o->nr_usable);
+	irq_spread_order_check(topo, o);
+	irq_spread_order_gather(o, topo, node, policy, load, need);
+	irq_spread_order_sort(o, policy, load);
+}
+
+/*
+ * Under numa-core, count in @o->tmp (free after the sort) the vectors on
+ * each core, at the index of its lowest slot; return whether any core gets
  * more than one.
  */
-static bool irq_spread_count_cores(unsigned int nvec, struct irq_spread_work *w)
+static bool irq_spread_count_cores(unsigned int nvec, struct irq_spread_order *o)
 {
-	unsigned int i, s = 0;
+	unsigned int i, s = 0, used = min(nvec, o->valid);
 	bool shared = false;
 
-	for (i = 0; i < w->nr_slots; i++)
-		w->tmp[w->lead[w->slots[i]]] = 0;
+	for (i = 0; i < used; i++)
+		o->tmp[irq_spread_order_lead(o, o->slots[i])] = 0;
 	for (i = 0; i < nvec; i++) {
-		shared |= ++w->tmp[w->lead[w->slots[s]]] > 1;
-		if (++s == w->nr_slots)
+		shared |= ++o->tmp[irq_spread_order_lead(o, o->slots[s])] > 1;
+		if (++s == o->valid)
 			s = 0;
 	}
 	return shared;
@@ -380,32 +696,37 @@ static bool irq_spread_count_cores(unsigned int nvec, struct irq_spread_work *w)
 /* Write the vectors' masks and count them in the load, unless NO_HOLD. */
 static void irq_spread_place(struct irq_spread_topology *topo,
 			     enum irq_spread_policy policy, unsigned int nvec,
-			     unsigned int flags, struct irq_spread_work *w,
+			     unsigned int flags, struct irq_spread_order *o,
 			     unsigned long *masks, size_t stride)
 {
-	unsigned int n = w->nr_cpus, i, s = 0, cpu, c;
+	unsigned int i, s = 0, cpu, c;
 	bool whole = policy == IRQ_SPREAD_NUMA_CORE &&
 		     !(flags & IRQ_SPREAD_SLOT_ONLY);
-	bool shared = whole && irq_spread_count_cores(nvec, w);
+	bool shared = whole && irq_spread_count_cores(nvec, o);
 	unsigned long *mask;
 
 	lockdep_assert_held(&topo->lock);
 	for (i = 0; i < nvec; i++) {
 		mask = masks + i * stride;
-		cpu = w->slots[s];
-		if (++s == w->nr_slots)
+		cpu = o->slots[s];
+		if (++s == o->valid)
 			s = 0;
 
 		bitmap_zero(mask, stride * BITS_PER_LONG);
-		/* A core with one vector gives it all its threads. */
-		if (whole && (!shared || w->tmp[w->lead[cpu]] == 1))
-			bitmap_and(mask, topo->ops->sibling_cpus(topo, cpu),
-				   w->eligible, n);
 		__set_bit(cpu, mask);
-		if (flags & IRQ_SPREAD_NO_HOLD)
+		if (!(flags & IRQ_SPREAD_NO_HOLD))
+			topo->load[cpu]++;
+		/* A core with one vector gives it all its eligible threads. */
+		if (!whole || (shared &&
+			       o->tmp[irq_spread_order_lead(o, cpu)] != 1))
 			continue;
-		for_each_set_bit(c, mask, n)
-			topo->load[c]++;
+		for (c = o->ring[cpu]; c != cpu; c = o->ring[c]) {
+			if (!test_bit(c, o->usable))
+				continue;
+			__set_bit(c, mask);
+			if (!(flags & IRQ_SPREAD_NO_HOLD))
+				topo->load[c]++;
+		}
 	}
 }
 
@@ -417,12 +738,17 @@ static void irq_spread_place(struct irq_spread_topology *topo,
  * @nr_nodes: number of NUMA nodes
  * @priv: for @ops
  *
- * The per-CPU load is allocated by the first spread.
+ * Allocates the topology's scratch space and query cache (see
+ * irq_spread_topology_alloc()); the per-CPU load is allocated by the first
+ * spread.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or -ENOMEM with nothing to destroy.
  */
-void irq_spread_topology_init(struct irq_spread_topology *topo,
-			      const struct irq_spread_topology_ops *ops,
-			      unsigned int nr_cpus, unsigned int nr_nodes,
-			      void *priv)
+int irq_spread_topology_init(struct irq_spread_topology *topo,
+			     const struct irq_spread_topology_ops *ops,
+			     unsigned int nr_cpus, unsigned int nr_nodes,
+			     void *priv)
 {
 	topo->ops = ops;
 	topo->nr_cpus = nr_cpus;
@@ -430,8 +756,49 @@ void irq_spread_topology_init(struct irq_spread_topology *topo,
 	topo->priv = priv;
 	topo->load = NULL;
 	mutex_init(&topo->lock);
+	raw_spin_lock_init(&topo->query_lock);
+	return irq_spread_topology_alloc(topo);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_topology_init);
+
+/**
+ * irq_spread_topology_alloc - allocate what a topology's spreads and queries use
+ * @topo: the topology, with @topo->nr_cpus and @topo->nr_nodes set
+ *
+ * The scratch space of spreads, under @topo->lock, and the query cache,
+ * under @topo->query_lock, each with its own indexes (the ring of each
+ * core's threads, the words of each node's mask): each 16 bytes per CPU
+ * for the ring, the order, its sort and the keys, five bitmaps and 12
+ * bytes per node; spreads 8 bytes per CPU more for the core loads and the
+ * counts of a sort, the query cache 4 KB of counts and
+ * IRQ_SPREAD_QUERY_ENTRIES orders of 4 bytes per CPU and a bitmap.  About
+ * 400 KB at 8192 CPUs.  Done once, so that no spread allocates and no
+ * query sleeps.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -ENOMEM, with nothing allocated.
+ */
+int irq_spread_topology_alloc(struct irq_spread_topology *topo)
+{
+	struct irq_spread_order *o = kzalloc(sizeof(*o), GFP_KERNEL);
+	struct irq_spread_query *q;
+
+	if (!o)
+		return -ENOMEM;
+	if (irq_spread_order_alloc(o, topo->nr_cpus, topo->nr_nodes, true)) {
+		kfree(o);
+		return -ENOMEM;
+	}
+	q = irq_spread_query_alloc(topo->nr_cpus, topo->nr_nodes);
+	if (!q) {
+		irq_spread_order_free(o);
+		kfree(o);
+		return -ENOMEM;
+	}
+	topo->order = o;
+	topo->query = q;
+	return 0;
+}
 
 /**
  * irq_spread_topology_destroy - free what a topology allocated
@@ -441,6 +808,12 @@ void irq_spread_topology_destroy(struct irq_spread_topology *topo)
 {
 	kfree(topo->load);
 	topo->load = NULL;
+	if (topo->order)
+		irq_spread_order_free(topo->order);
+	kfree(topo->order);
+	topo->order = NULL;
+	irq_spread_query_free(topo->query);
+	topo->query = NULL;
 	mutex_destroy(&topo->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_topology_destroy);
@@ -472,6 +845,8 @@ static int irq_spread_check_args(const struct irq_spread_topology *topo,
 static int irq_spread_load_alloc(struct irq_spread_topology *topo)
 {
 	lockdep_assert_held(&topo->lock);
+	if (!topo->order)
+		return -ENOMEM;
 	if (!topo->load)
 		topo->load = kcalloc(topo->nr_cpus, sizeof(*topo->load),
 				     GFP_KERNEL);
@@ -495,8 +870,8 @@ static int irq_spread_load_alloc(struct irq_spread_topology *topo)
  * placed vectors count in the load of @topo until irq_spread_topo_release(),
  * unless %IRQ_SPREAD_NO_HOLD.
  *
- * Context: process context, may sleep: allocates with GFP_KERNEL and takes
- * @topo->lock.
+ * Context: process context, may sleep: takes @topo->lock (the first spread
+ * on a topology allocates its load).
  * Return: 0 on success; -EINVAL for a bad @policy, @node, @stride, a zero
  * @nvec or a %NULL @masks; -ENOMEM; -ENODEV if no CPU is online.  On error,
  * nothing is changed.
@@ -506,7 +881,7 @@ int irq_spread_topo_spread(struct irq_spread_topology *topo, int node,
 			   const unsigned long *exclude, unsigned long *masks,
 			   size_t stride, unsigned int flags)
 {
-	struct irq_spread_work w;
+	struct irq_spread_order *o;
 	int ret;
 
 	if (flags & ~(IRQ_SPREAD_SLOT_ONLY | IRQ_SPREAD_NO_HOLD))
@@ -514,29 +889,20 @@ int irq_spread_topo_spread(struct irq_spread_topology *topo, int node,
 	ret = irq_spread_check_args(topo, node, nvec, policy, masks, stride);
 	if (ret)
 		return ret;
-	ret = irq_spread_work_alloc(&w, topo->nr_cpus);
-	if (ret)
-		return ret;
-
-	ret = irq_spread_find_slots(topo, exclude, &w);
-	if (ret)
-		goto out;
-	irq_spread_assign_tiers(topo, node, &w);
 
 	mutex_lock(&topo->lock);
 	ret = irq_spread_load_alloc(topo);
 	if (ret)
 		goto unlock;
-	if (policy != IRQ_SPREAD_NUMA)
-		irq_spread_assign_ranks(topo, topo->load, &w);
-	irq_spread_assign_buckets(policy, &w);
-	ret = irq_spread_order_slots(topo->load, policy, &w);
-	if (!ret)
-		irq_spread_place(topo, policy, nvec, flags, &w, masks, stride);
+	o = topo->order;
+	if (!irq_spread_usable(topo, exclude, o->usable)) {
+		ret = -ENODEV;
+		goto unlock;
+	}
+	irq_spread_order_build(o, topo, node, policy, topo->load, nvec);
+	irq_spread_place(topo, policy, nvec, flags, o, masks, stride);
 unlock:
 	mutex_unlock(&topo->lock);
-out:
-	irq_spread_work_free(&w);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_spread);
@@ -566,6 +932,34 @@ int irq_spread_topo_cpus(struct irq_spread_topology *topo, int node,
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_cpus);
 
+/*
+ * The cache entry for @node and @policy built for the slots in @usable, or
+ * the least recently used entry emptied for them.
+ */
+static struct irq_spread_query_entry *
+irq_spread_query_entry(struct irq_spread_query *q, unsigned int nr_cpus,
+		       int node, enum irq_spread_policy policy,
+		       const unsigned long *usable)
+{
+	struct irq_spread_query_entry *e, *old = &q->entry[0];
+	unsigned int i;
+
+	for (i = 0; i < IRQ_SPREAD_QUERY_ENTRIES; i++) {
+		e = &q->entry[i];
+		if (e->valid && e->node == node && e->policy == policy &&
+		    bitmap_equal(e->usable, usable, nr_cpus))
+			return e;
+		if (!e->valid || (old->valid && e->used < old->used))
+			old = e;
+	}
+	old->node = node;
+	old->policy = policy;
+	old->valid = 0;
+	bitmap_copy(old->usable, usable, nr_cpus);
+	old->nr_usable = bitmap_weight(usable, nr_cpus);
+	return old;
+}
+
 /**
  * irq_spread_topo_nth_cpu - the CPU of one vector of a spread on an idle machine
  * @topo: the machine
@@ -576,47 +970,56 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_cpus);
  * The CPU vector @index would take in a spread of more than @index vectors
  * with no vector placed on @topo yet: its slot's CPU (see the comment at
  * the top of this file), slot @index modulo the number of slots, in the
- * order a spread makes with every load zero.  A
- * stateless query, as sched_numa_find_nth_cpu() is: it neither reads nor
- * changes the load, so asking for each index in turn gives the order one
- * spread would, whatever other devices hold.  The cost is that of a
- * spread's order, linear in the CPUs, per call.
+ * order a spread makes with every load zero.  A stateless query, as
+ * sched_numa_find_nth_cpu() is: it neither reads nor changes the load, so
+ * asking for each index in turn gives the order one spread would, whatever
+ * other devices hold.
  *
- * Context: process context, may sleep: allocates with GFP_KERNEL.
- * Return: the CPU; -EINVAL for a bad @policy or @node; -ENOMEM; -ENODEV if
- * no CPU is online.
+ * The answer comes from the topology's query cache when it holds the order
+ * for @node and @policy, built for the CPUs eligible now (compared on each
+ * call, a few word operations per 64 CPUs); else the order's first slots
+ * are built into it, at least twice as many as the cache held, as a spread
+ * of that many vectors would build them.
+ *
+ * Context: any context but NMI: takes @topo->query_lock, a raw spinlock,
+ * with interrupts disabled; never sleeps or allocates.
+ * Return: the CPU; -EINVAL for a bad @policy or @node; -ENOMEM if the
+ * topology's cache could not be allocated; -ENODEV if no CPU is online.
  */
 int irq_spread_topo_nth_cpu(struct irq_spread_topology *topo, int node,
 			    unsigned int index, enum irq_spread_policy policy)
 {
-	struct irq_spread_work w;
-	unsigned int *zero;
+	struct irq_spread_query *q = topo->query;
+	struct irq_spread_query_entry *e;
+	struct irq_spread_order *o;
+	unsigned int i, need;
+	unsigned long flags;
 	int ret;
 
 	ret = irq_spread_check_query(topo, node, policy);
 	if (ret)
 		return ret;
-	ret = irq_spread_work_alloc(&w, topo->nr_cpus);
-	if (ret)
-		return ret;
-	zero = kvcalloc(topo->nr_cpus, sizeof(*zero), GFP_KERNEL);
-	if (!zero) {
-		ret = -ENOMEM;
-		goto out;
+	if (!q)
+		return -ENOMEM;
+
+	raw_spin_lock_irqsave(&topo->query_lock, flags);
+	o = &q->o;
+	if (!irq_spread_usable(topo, NULL, o->usable)) {
+		ret = -ENODEV;
+		goto unlock;
 	}
-	ret = irq_spread_find_slots(topo, NULL, &w);
-	if (ret)
-		goto out;
-	irq_spread_assign_tiers(topo, node, &w);
-	if (policy != IRQ_SPREAD_NUMA)
-		irq_spread_assign_ranks(topo, zero, &w);
-	irq_spread_assign_buckets(policy, &w);
-	ret = irq_spread_order_slots(zero, policy, &w);
-	if (!ret)
-		ret = w.slots[index % w.nr_slots];
-out:
-	kvfree(zero);
-	irq_spread_work_free(&w);
+	e = irq_spread_query_entry(q, topo->nr_cpus, node, policy, o->usable);
+	i = index % e->nr_usable;
+	if (i >= e->valid) {
+		need = max3(i + 1, 2 * e->valid, IRQ_SPREAD_QUERY_MIN);
+		irq_spread_order_build(o, topo, node, policy, NULL, need);
+		e->valid = o->valid;
+		memcpy(e->order, o->slots, o->valid * sizeof(*e->order));
+	}
+	e->used = ++q->clock;
+	ret = e->order[i];
+unlock:
+	raw_spin_unlock_irqrestore(&topo->query_lock, flags);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_nth_cpu);

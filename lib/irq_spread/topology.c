@@ -11,7 +11,9 @@
 #include <linux/interrupt.h>
 #include <linux/limits.h>
 #include <linux/nodemask.h>
+#include <linux/printk.h>
 #include <linux/sched/isolation.h>
+#include <linux/spinlock.h>
 #include <linux/topology.h>
 
 #include <kunit/visibility.h>
@@ -80,23 +82,47 @@ bool irq_spread_hop_by_distance(const struct irq_spread_nodes *nodes,
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_hop_by_distance);
 
-static int irq_spread_system_distance(const void *priv, int from, int to)
+static int irq_spread_topo_nodes_distance(const void *priv, int from, int to)
 {
-	return node_distance(from, to);
+	const struct irq_spread_topology *topo = priv;
+
+	return topo->ops->distance(topo, from, to);
 }
 
-static const unsigned long *irq_spread_system_node_cpus(const void *priv,
-							int node)
+static const unsigned long *irq_spread_topo_nodes_cpus(const void *priv,
+						       int node)
 {
-	if (!node_state(node, N_CPU))
-		return NULL;
-	return cpumask_bits(cpumask_of_node(node));
+	const struct irq_spread_topology *topo = priv;
+
+	return topo->ops->node_cpus(topo, node);
 }
 
-static const struct irq_spread_nodes irq_spread_system_nodes = {
-	.distance	= irq_spread_system_distance,
-	.node_cpus	= irq_spread_system_node_cpus,
-};
+/**
+ * irq_spread_topo_hop_cpus - hop mask of a node of a topology
+ * @topo: the machine
+ * @node: the node to count hops from
+ * @hop: the hop, from 0
+ * @dst: where to write the CPUs at most @hop hops away from @node,
+ *	@topo->nr_cpus bits
+ *
+ * irq_spread_hop_by_distance() on the topology's distances and node masks.
+ *
+ * Return: false, leaving @dst alone, if there is no hop @hop.
+ */
+bool irq_spread_topo_hop_cpus(const struct irq_spread_topology *topo,
+			      int node, unsigned int hop, unsigned long *dst)
+{
+	const struct irq_spread_nodes nodes = {
+		.nr_nodes	= topo->nr_nodes,
+		.distance	= irq_spread_topo_nodes_distance,
+		.node_cpus	= irq_spread_topo_nodes_cpus,
+		.priv		= topo,
+	};
+
+	return irq_spread_hop_by_distance(&nodes, node, hop, dst,
+					  topo->nr_cpus);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_hop_cpus);
 
 /*
  * Hops by node_distance() over the nodes' CPU masks, rather than the
@@ -105,15 +131,18 @@ static const struct irq_spread_nodes irq_spread_system_nodes = {
  * run, and hold no mask at all for a node without CPUs.  The order of the
  * hops is the same: nearer nodes first.
  */
-static bool irq_spread_system_hop_cpus(const struct irq_spread_topology *topo,
-				       int node, unsigned int hop,
-				       unsigned long *dst)
+static int irq_spread_system_distance(const struct irq_spread_topology *topo,
+				      int from, int to)
 {
-	struct irq_spread_nodes nodes = irq_spread_system_nodes;
+	return node_distance(from, to);
+}
 
-	nodes.nr_nodes = topo->nr_nodes;
-	return irq_spread_hop_by_distance(&nodes, node, hop, dst,
-					  topo->nr_cpus);
+static const unsigned long *
+irq_spread_system_node_cpus(const struct irq_spread_topology *topo, int node)
+{
+	if (!node_state(node, N_CPU))
+		return NULL;
+	return cpumask_bits(cpumask_of_node(node));
 }
 
 static const unsigned long *
@@ -155,7 +184,8 @@ static int irq_spread_system_cpu_node(const struct irq_spread_topology *topo,
 }
 
 static const struct irq_spread_topology_ops irq_spread_system_ops = {
-	.hop_cpus	= irq_spread_system_hop_cpus,
+	.distance	= irq_spread_system_distance,
+	.node_cpus	= irq_spread_system_node_cpus,
 	.sibling_cpus	= irq_spread_system_sibling_cpus,
 	.eligible_cpus	= irq_spread_system_eligible_cpus,
 	.online_cpus	= irq_spread_system_online_cpus,
@@ -173,15 +203,22 @@ static struct cpumask irq_spread_system_leaving;
 struct irq_spread_topology irq_spread_system = {
 	.ops	= &irq_spread_system_ops,
 	.lock	= __MUTEX_INITIALIZER(irq_spread_system.lock),
+	.query_lock = __RAW_SPIN_LOCK_UNLOCKED(irq_spread_system.query_lock),
 	.leaving = cpumask_bits(&irq_spread_system_leaving),
 };
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_system);
 
-/* nr_cpu_ids and nr_node_ids are final by now, and no driver probed yet. */
+/*
+ * nr_cpu_ids and nr_node_ids are final by now, and no driver probed yet.
+ * Without the scratch space, spreads fail with -ENOMEM and
+ * irq_spread_local_cpu() answers as cpumask_local_spread().
+ */
 static int __init irq_spread_system_init(void)
 {
 	irq_spread_system.nr_cpus = nr_cpu_ids;
 	irq_spread_system.nr_nodes = nr_node_ids;
+	if (irq_spread_topology_alloc(&irq_spread_system))
+		pr_err("irq_spread: no memory for the system's scratch space\n");
 	return 0;
 }
 core_initcall(irq_spread_system_init);

@@ -322,30 +322,18 @@ void machine_free(struct machine *m)
 }
 
 /* The engine's view of the machine: as the running system's, from m. */
-static int machine_node_distance(const void *priv, int from, int to)
+static int machine_topo_distance(const struct irq_spread_topology *topo,
+				 int from, int to)
 {
-	return machine_distance(priv, from, to);
+	return machine_distance(topo->priv, from, to);
 }
 
-static const unsigned long *machine_node_cpus(const void *priv, int node)
-{
-	const struct machine *m = priv;
-
-	return m->node_cpus[node];
-}
-
-static bool machine_hop_cpus(const struct irq_spread_topology *topo, int node,
-			     unsigned int hop, unsigned long *dst)
+static const unsigned long *
+machine_topo_node_cpus(const struct irq_spread_topology *topo, int node)
 {
 	const struct machine *m = topo->priv;
-	struct irq_spread_nodes nodes = {
-		.nr_nodes	= m->nr_nodes,
-		.distance	= machine_node_distance,
-		.node_cpus	= machine_node_cpus,
-		.priv		= m,
-	};
 
-	return irq_spread_hop_by_distance(&nodes, node, hop, dst, m->nr_cpus);
+	return m->node_cpus[node];
 }
 
 static const unsigned long *
@@ -381,7 +369,8 @@ static int machine_cpu_node(const struct irq_spread_topology *topo,
 }
 
 static const struct irq_spread_topology_ops machine_ops = {
-	.hop_cpus	= machine_hop_cpus,
+	.distance	= machine_topo_distance,
+	.node_cpus	= machine_topo_node_cpus,
 	.sibling_cpus	= machine_sibling_cpus,
 	.eligible_cpus	= machine_eligible_cpus,
 	.online_cpus	= machine_online_cpus,
@@ -536,7 +525,9 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 
 	bitmap_andnot(m->eligible, m->online, m->isolated, n);
 	bitmap_andnot(m->eligible, m->eligible, m->nohz_full, n);
-	irq_spread_topology_init(&m->topo, &machine_ops, n, m->nr_nodes, m);
+	if (irq_spread_topology_init(&m->topo, &machine_ops, n, m->nr_nodes,
+				     m))
+		goto fail;
 	free(seen);
 	return 0;
 fail:

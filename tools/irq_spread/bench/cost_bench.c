@@ -565,8 +565,11 @@ static void peer_queries(struct spread_run *r)
  */
 static void topo_init(struct spread_run *r)
 {
-	irq_spread_topology_init(r->topo, r->m->topo.ops, r->m->nr_cpus,
-				 r->m->nr_nodes, r->m);
+	if (irq_spread_topology_init(r->topo, r->m->topo.ops, r->m->nr_cpus,
+				     r->m->nr_nodes, r->m)) {
+		fprintf(stderr, "cost_bench: no memory for a topology\n");
+		exit(1);
+	}
 }
 
 static void topo_destroy(void *arg)

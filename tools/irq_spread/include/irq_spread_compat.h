@@ -139,6 +139,23 @@ typedef struct {
 	unsigned int sequence;
 } seqcount_raw_spinlock_t;
 
+#define __RAW_SPIN_LOCK_UNLOCKED(name)	{ .held = false }
+#define raw_spin_lock_init(l)		((l)->held = false)
+#define raw_spin_lock_irqsave(l, flags) \
+	do { assert(!(l)->held); (l)->held = true; (flags) = 0; } while (0)
+#define raw_spin_unlock_irqrestore(l, flags) \
+	do { assert((l)->held); (l)->held = false; (void)(flags); } while (0)
+
+/* sort: sort_r() is the C library's qsort_r(), without a swap function */
+typedef int (*cmp_r_func_t)(const void *a, const void *b, const void *priv);
+
+static inline void sort_r(void *base, size_t num, size_t size,
+			  cmp_r_func_t cmp, void *swap, const void *priv)
+{
+	qsort_r(base, num, size, (int (*)(const void *, const void *, void *))cmp,
+		(void *)priv);
+}
+
 /* list: what pools use */
 struct list_head {
 	struct list_head *next, *prev;

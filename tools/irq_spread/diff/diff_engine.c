@@ -21,6 +21,8 @@
  *    loads vary;
  *  - CPUs on their way offline (the topology's leaving mask) set and
  *    cleared;
+ *  - CPUs taken offline and brought online, their core's sibling masks
+ *    following, as CPU hotplug does;
  *  - irq_spread_topo_nth_cpu() queries, single or a sweep of every index
  *    of a node and policy: the answers compared;
  *
@@ -143,7 +145,7 @@ struct run {
 
 static struct {
 	unsigned long machines, spreads, queries, releases, holds, leaving;
-	unsigned long loads, mismatches;
+	unsigned long online, loads, mismatches;
 	/* Errors both sides returned: -EINVAL (22), -ENODEV (19), other. */
 	unsigned long spread_err[3], query_err[3];
 } count;
@@ -450,6 +452,18 @@ static void op_leaving(struct run *r)
 	count.leaving++;
 }
 
+/* CPU hotplug: a CPU goes offline or comes online, on both sides. */
+static void op_online(struct run *r)
+{
+	unsigned int cpu = below(r->n), k;
+	bool online = below(2);
+
+	describe(r, "cpu%u %s", cpu, online ? "online" : "offline");
+	for (k = 0; k < 2; k++)
+		api[k]->set_online(r->s[k], cpu, online);
+	count.online++;
+}
+
 static void op_release(struct run *r)
 {
 	if (!r->nr_held)
@@ -522,8 +536,10 @@ static bool one_machine(struct run *r, unsigned int i, unsigned int ops)
 			op_release(r);
 		else if (k < 93)
 			op_hold(r);
-		else
+		else if (k < 97)
 			op_leaving(r);
+		else
+			op_online(r);
 		ok = ok && compare_loads(r);
 	}
 	if (ok) {
@@ -600,8 +616,9 @@ int main(int argc, char **argv)
 	printf("  %lu queries (errors: %lu -EINVAL, %lu -ENODEV, %lu other),\n",
 	       count.queries, count.query_err[0], count.query_err[1],
 	       count.query_err[2]);
-	printf("  %lu releases, %lu holds, %lu leaving masks, %lu load comparisons:\n",
-	       count.releases, count.holds, count.leaving, count.loads);
+	printf("  %lu releases, %lu holds, %lu leaving masks, %lu CPU hotplug steps,\n",
+	       count.releases, count.holds, count.leaving, count.online);
+	printf("  %lu load comparisons:\n", count.loads);
 	printf("  %lu mismatches, on %lu machines; %.1f s of CPU\n",
 	       count.mismatches, bad, clock() / (double)CLOCKS_PER_SEC - t0);
 	if (first) {

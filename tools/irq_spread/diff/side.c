@@ -172,6 +172,37 @@ static unsigned int side_load(const struct side *s, unsigned int cpu)
 	return load ? load[cpu] : 0;
 }
 
+static void side_set_online(struct side *s, unsigned int cpu, bool online)
+{
+	struct machine *m = &s->f.m;
+	unsigned int n = s->f.n, c;
+
+	/* Without a core, its siblings are unknown: it stays as it is. */
+	if (m->core[cpu] < 0)
+		return;
+	if (online)
+		__set_bit(cpu, m->online);
+	else
+		__clear_bit(cpu, m->online);
+	bitmap_andnot(m->eligible, m->online, m->isolated, n);
+	bitmap_andnot(m->eligible, m->eligible, m->nohz_full, n);
+	for (c = 0; c < n; c++) {
+		if (m->core[c] != m->core[cpu])
+			continue;
+		bitmap_zero(m->siblings[c], n);
+		__set_bit(c, m->siblings[c]);
+	}
+	for (c = 0; c < n; c++) {
+		unsigned int d;
+
+		if (m->core[c] != m->core[cpu] || !test_bit(c, m->online))
+			continue;
+		for (d = 0; d < n; d++)
+			if (m->core[d] == m->core[cpu] && test_bit(d, m->online))
+				__set_bit(d, m->siblings[c]);
+	}
+}
+
 const struct side_api side_api = {
 	.create		= side_create,
 	.destroy	= side_destroy,
@@ -184,4 +215,5 @@ const struct side_api side_api = {
 	.hold		= side_hold,
 	.set_leaving	= side_set_leaving,
 	.load		= side_load,
+	.set_online	= side_set_online,
 };

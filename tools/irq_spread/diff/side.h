@@ -36,6 +36,10 @@ struct side;
  * @set_leaving: the CPUs on their way offline (the topology's leaving
  *	mask, copied); %NULL for none
  * @load: the topology's load of @cpu (0 before the first spread)
+ * @set_online: take @cpu offline or bring it online, as CPU hotplug does:
+ *	the eligible CPUs follow, and the sibling masks of its core's CPUs
+ *	hold the core's online CPUs (an offline CPU's, itself alone); a CPU
+ *	of no known core stays as it is
  */
 struct side_api {
 	struct side *(*create)(const unsigned char *bytes, size_t len);
@@ -54,6 +58,7 @@ struct side_api {
 		     const unsigned long *masks, size_t stride);
 	void (*set_leaving)(struct side *s, const unsigned long *leaving);
 	unsigned int (*load)(const struct side *s, unsigned int cpu);
+	void (*set_online)(struct side *s, unsigned int cpu, bool online);
 };
 
 /* side.c's; old_side_api and new_side_api once run.sh renamed them. */

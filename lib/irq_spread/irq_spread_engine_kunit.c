@@ -862,6 +862,9 @@ static void irq_spread_test_nth_stateless(struct kunit *test)
 
 #define TEST_NTH_LIST	96
 
+/* The lock a driver's caller might hold; static, as lockdep wants. */
+static DEFINE_SPINLOCK(test_atomic_lock);
+
 /*
  * @nr answers of irq_spread_topo_nth_cpu() from index 0, as nth_cases'
  * want, into @buf of TEST_NTH_LIST bytes: allocates nothing.
@@ -892,14 +895,13 @@ static void irq_spread_test_nth_atomic(struct kunit *test)
 	unsigned int n = irq_spread_test_mana_vm.nr_cpus, cpu[3];
 	bool tainted = test_taint(TAINT_WARN);
 	const char *got[4];
-	DEFINE_SPINLOCK(lock);
 	unsigned long flags;
 	char *buf;
 	int p;
 
 	buf = kunit_kzalloc(test, 4 * TEST_NTH_LIST, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	spin_lock_irqsave(&lock, flags);
+	spin_lock_irqsave(&test_atomic_lock, flags);
 	got[0] = test_nth_list(buf, t, 0, POL_NUMA_CORE, 10);
 	__clear_bit(2, t->online);
 	__clear_bit(5, t->housekeeping);
@@ -910,7 +912,7 @@ static void irq_spread_test_nth_atomic(struct kunit *test)
 	got[3] = test_nth_list(buf + 3 * TEST_NTH_LIST, t, 0, POL_NUMA, 9);
 	for (p = 0; p < IRQ_SPREAD_NR_POLICIES; p++)
 		cpu[p] = irq_spread_local_cpu(0, NUMA_NO_NODE, p);
-	spin_unlock_irqrestore(&lock, flags);
+	spin_unlock_irqrestore(&test_atomic_lock, flags);
 
 	KUNIT_EXPECT_STREQ(test, got[0], "0;2;4;6;1;3;5;7;0;2");
 	KUNIT_EXPECT_STREQ(test, got[1], "0;3;4;6;1;7;0");

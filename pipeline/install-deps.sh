@@ -16,6 +16,8 @@ pkgs=(
 	ethtool jq iproute2 udev
 	clang libclang-rt-14-dev
 	irqbalance
+	# make bench counts instructions per spread with callgrind
+	valgrind
 )
 
 missing=()

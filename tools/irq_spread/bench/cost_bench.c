@@ -68,6 +68,7 @@ static const unsigned int sizes[NR_SIZES] = { 256, 1024, 4096, 8192 };
 static double min_time = 0.2;
 /* Only these, if set (-s, -S, -m): 0 for all; a method is its index + 1. */
 static unsigned int only_cpus, only_shape, only_method;
+static bool only_pool;
 /* -n: run the one method this many times, untimed. */
 static unsigned int profile_runs;
 
@@ -1532,6 +1533,9 @@ static int parse_option(int c, const char *arg)
 			}
 		}
 		break;
+	case 'P':
+		only_pool = true;
+		return 0;
 	case 'n':
 		profile_runs = strtoul(arg, &end, 10);
 		if (!errno && !*end && profile_runs >= 1 &&
@@ -1553,12 +1557,13 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int c;
 
-	while ((c = getopt(argc, argv, "t:s:S:m:i:n:")) != -1) {
+	while ((c = getopt(argc, argv, "t:s:S:m:i:n:P")) != -1) {
 		if (parse_option(c, optarg))
 			goto usage;
 	}
 	if (optind != argc ||
-	    (profile_runs && (!only_cpus || !only_shape || !only_method)))
+	    (profile_runs && (!only_cpus || !only_shape || !only_method)) ||
+	    (only_pool && (only_cpus || only_shape || only_method)))
 		goto usage;
 
 	if (!profile_runs) {
@@ -1576,18 +1581,20 @@ int main(int argc, char **argv)
 		       model, sysconf(_SC_NPROCESSORS_ONLN), min_time,
 		       MIN_SAMPLES, FEW_SAMPLES, SLOW_FACTOR);
 	}
-	for (i = 0; i < NR_SHAPES; i++)
+	for (i = 0; !only_pool && i < NR_SHAPES; i++)
 		if ((!only_shape || only_shape == i + 1) && bench_shape(i))
 			return 1;
 	if (profile_runs)
 		return 0;
 	if (!only_cpus && !only_shape && !only_method && bench_pool())
 		return 1;
+	if (only_pool)
+		return 0;
 	print_acceptance();
 	return 0;
 usage:
 	fprintf(stderr,
-		"usage: cost_bench [-t SECONDS] [-s CPUS] [-S SHAPE] [-m METHOD] [-i FILE] [-n RUNS]\n"
+		"usage: cost_bench [-t SECONDS] [-s CPUS] [-S SHAPE] [-m METHOD] [-i FILE] [-n RUNS] [-P]\n"
 		"  -t  measure each figure for at least SECONDS (0 to 60, default 0.2)\n"
 		"  -s  only the machines of CPUS CPUs (256, 1024, 4096, 8192)\n"
 		"  -S  only shape SHAPE (1: 16 nodes, 2: nodes grow)\n"
@@ -1598,6 +1605,7 @@ usage:
 		"      \"CPUS SHAPE METHOD INSTRUCTIONS\"\n"
 		"  -n  with -s, -S and -m: run that method RUNS times untimed, print\n"
 		"      nothing (for valgrind --tool=callgrind --toggle-collect='timed_*')\n"
+		"  -P  only the pool's get and put\n"
 		"any of -s, -S, -m leaves the pool out\n");
 	return 2;
 }

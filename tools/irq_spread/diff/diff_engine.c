@@ -26,7 +26,12 @@
  *  - irq_spread_topo_nth_cpu() queries, single or a sweep of every index
  *    of a node and policy: the answers compared;
  *
- * and the load of every CPU compared after each operation.  The first
+ * then, on the same machine with what those left held, a random sequence
+ * of pool operations: pools created (each policy, each node and
+ * NUMA_NO_NODE, 1 to 40 vectors, a bound of users or none), gets for
+ * random CPUs or any CPU, puts of vectors held, and CPU hotplug told to
+ * the pools: every return value, and every vector's users and CPUs,
+ * compared.  The load of every CPU is compared after each operation.  The first
  * mismatch of a machine ends that machine; the first of the run is
  * printed in detail with the command that replays its machine alone.
  * Exit: 0 without a mismatch, 1 with one.  An engine's WARN_ON() aborts
@@ -52,6 +57,7 @@ static const struct side_api *const api[2] = { &old_side_api, &new_side_api };
 #define LONGS(n)	(((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)
 #define MACHINE_BYTES	4096
 #define MAX_HELD	8
+#define MAX_POOL_USERS	512
 #define FILL		0xa5a5a5a5a5a5a5a5UL
 #define NUMA_NO_NODE	(-1)
 
@@ -130,6 +136,11 @@ struct placement {
  * @nr_held: spreads in @held
  * @nr_released: spreads in @released
  * @exclude: scratch
+ * @pool: a pool exists on both sides
+ * @nr_pool_vectors: its vectors
+ * @pool_users: the vector numbers both sides' gets gave, not put yet
+ * @nr_pool_users: how many
+ * @pool_mask: scratch, per side
  */
 struct run {
 	uint64_t seed;
@@ -141,11 +152,17 @@ struct run {
 	struct placement held[MAX_HELD], released[MAX_HELD];
 	unsigned int nr_held, nr_released;
 	unsigned long *leaving, *exclude;
+	bool pool;
+	unsigned int nr_pool_vectors;
+	int pool_users[MAX_POOL_USERS];
+	unsigned int nr_pool_users;
+	unsigned long *pool_mask[2];
 };
 
 static struct {
 	unsigned long machines, spreads, queries, releases, holds, leaving;
 	unsigned long online, loads, mismatches;
+	unsigned long pools, pool_gets, pool_puts, pool_hotplug, pool_full;
 	/* Errors both sides returned: -EINVAL (22), -ENODEV (19), other. */
 	unsigned long spread_err[3], query_err[3];
 } count;
@@ -487,8 +504,145 @@ static void op_hold(struct run *r)
 	r->held[r->nr_held++] = p;
 }
 
+/* Every vector of both pools: users and CPUs. */
+static bool compare_pool(struct run *r)
+{
+	unsigned int v, u[2], k;
+	char a[4096], b[4096];
+
+	if (!r->pool)
+		return true;
+	for (v = 0; v < r->nr_pool_vectors; v++) {
+		for (k = 0; k < 2; k++)
+			u[k] = api[k]->pool_vector(r->s[k], v, r->pool_mask[k]);
+		if (u[0] == u[1] &&
+		    !memcmp(r->pool_mask[0], r->pool_mask[1],
+			    LONGS(r->n) * sizeof(long)))
+			continue;
+		return mismatch(r, "pool vector %u: %u users on %s (old) against %u on %s (new)",
+				v, u[0], list(a, sizeof(a), r->pool_mask[0], r->n),
+				u[1], list(b, sizeof(b), r->pool_mask[1], r->n));
+	}
+	return true;
+}
+
+static bool op_pool_create(struct run *r)
+{
+	unsigned int nr = 1 + below(40), max_users = below(2) ? 0 : 1 + below(6);
+	int node = below(4) ? (int)below(r->nodes) : NUMA_NO_NODE;
+	int policy = below(3), ret[2], k;
+
+	describe(r, "pool of %u vectors, node %d, policy %d, max_users %u",
+		 nr, node, policy, max_users);
+	for (k = 0; k < 2; k++)
+		ret[k] = api[k]->pool_create(r->s[k], node, policy, nr,
+					     max_users);
+	if (ret[0] != ret[1])
+		return mismatch(r, "create: %d (old) against %d (new)", ret[0],
+				ret[1]);
+	count.pools++;
+	r->pool = !ret[0];
+	r->nr_pool_vectors = nr;
+	r->nr_pool_users = 0;
+	return true;
+}
+
+static bool op_pool_get(struct run *r)
+{
+	const unsigned long *cpus = NULL;
+	char c[4096] = "any";
+	int ret[2], k;
+
+	if (r->nr_pool_users == MAX_POOL_USERS)
+		return true;
+	if (below(8)) {
+		random_mask(r, r->exclude);
+		cpus = r->exclude;
+		list(c, sizeof(c), cpus, r->n);
+	}
+	describe(r, "pool get for %s", c);
+	for (k = 0; k < 2; k++)
+		ret[k] = api[k]->pool_get(r->s[k], cpus);
+	if (ret[0] != ret[1])
+		return mismatch(r, "get: %d (old) against %d (new)", ret[0],
+				ret[1]);
+	count.pool_gets++;
+	if (ret[0] >= 0)
+		r->pool_users[r->nr_pool_users++] = ret[0];
+	else
+		count.pool_full++;
+	return true;
+}
+
+static bool op_pool_put(struct run *r)
+{
+	unsigned int i;
+	int ret[2], k, v;
+
+	if (!r->nr_pool_users)
+		return true;
+	i = below(r->nr_pool_users);
+	v = r->pool_users[i];
+	r->pool_users[i] = r->pool_users[--r->nr_pool_users];
+	describe(r, "pool put of vector %d", v);
+	for (k = 0; k < 2; k++)
+		ret[k] = api[k]->pool_put(r->s[k], v);
+	if (ret[0] != ret[1] || ret[0])
+		return mismatch(r, "put: %d (old) against %d (new)", ret[0],
+				ret[1]);
+	count.pool_puts++;
+	return true;
+}
+
+static void op_pool_cpu(struct run *r)
+{
+	unsigned int cpu = below(r->n), k;
+	bool online = below(2);
+
+	describe(r, "cpu%u %s, the pools told", cpu,
+		 online ? "online" : "offline");
+	for (k = 0; k < 2; k++)
+		api[k]->pool_cpu(r->s[k], cpu, online);
+	count.pool_hotplug++;
+}
+
+/* @ops pool operations on machine @r: false on a mismatch. */
+static bool pool_ops(struct run *r, unsigned int ops)
+{
+	unsigned int i, k;
+	bool ok = true;
+
+	for (k = 0; k < 2; k++) {
+		r->pool_mask[k] = calloc(LONGS(r->n), sizeof(long));
+		if (!r->pool_mask[k])
+			abort();
+	}
+	r->pool = false;
+	for (i = 0; ok && i < ops; i++, r->op++) {
+		k = below(100);
+		if (!r->pool || k < 2)
+			ok = op_pool_create(r);
+		else if (k < 60)
+			ok = op_pool_get(r);
+		else if (k < 92)
+			ok = op_pool_put(r);
+		else
+			op_pool_cpu(r);
+		ok = ok && compare_pool(r) && compare_loads(r);
+	}
+	if (r->pool) {
+		for (k = 0; k < 2; k++)
+			api[k]->pool_destroy(r->s[k]);
+		ok = ok && compare_loads(r);
+	}
+	free(r->pool_mask[0]);
+	free(r->pool_mask[1]);
+	return ok;
+}
+
 /* Machine @i of the run: false on a mismatch. */
-static bool one_machine(struct run *r, unsigned int i, unsigned int ops)
+static bool one_machine(struct run *r, unsigned int i, unsigned int ops,
+			unsigned int nr_pool_ops)
 {
 	unsigned char bytes[MACHINE_BYTES];
 	char *text[2];
@@ -542,6 +696,7 @@ static bool one_machine(struct run *r, unsigned int i, unsigned int ops)
 			op_online(r);
 		ok = ok && compare_loads(r);
 	}
+	ok = ok && pool_ops(r, nr_pool_ops);
 	if (ok) {
 		describe(r, "releasing every spread held");
 		while (r->nr_held)
@@ -562,9 +717,10 @@ static bool one_machine(struct run *r, unsigned int i, unsigned int ops)
 static void print_usage(void)
 {
 	fprintf(stderr,
-		"usage: diff_engine [-n MACHINES] [-o OPS] [-s SEED] [-f FIRST]\n"
+		"usage: diff_engine [-n MACHINES] [-o OPS] [-p OPS] [-s SEED] [-f FIRST]\n"
 		"  -n  machines (default 1000)\n"
 		"  -o  operations per machine (default 60)\n"
+		"  -p  pool operations per machine, after those (default 60)\n"
 		"  -s  seed of the run (default: from the clock; printed)\n"
 		"  -f  number of the first machine (default 0): -s S -f I -n 1\n"
 		"      replays machine I of a run of seed S\n");
@@ -573,20 +729,24 @@ static void print_usage(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long machines = 1000, ops = 60, from = 0, i, bad = 0;
+	unsigned long machines = 1000, ops = 60, nr_pool_ops = 60, from = 0, i;
+	unsigned long bad = 0;
 	struct run r = { .seed = (uint64_t)time(NULL) };
 	double t0;
 	char *end;
 	int c;
 
 	self = argv[0];
-	while ((c = getopt(argc, argv, "n:o:s:f:h")) != -1) {
+	while ((c = getopt(argc, argv, "n:o:p:s:f:h")) != -1) {
 		switch (c) {
 		case 'n':
 			machines = strtoul(optarg, &end, 10);
 			break;
 		case 'o':
 			ops = strtoul(optarg, &end, 10);
+			break;
+		case 'p':
+			nr_pool_ops = strtoul(optarg, &end, 10);
 			break;
 		case 's':
 			r.seed = strtoull(optarg, &end, 10);
@@ -606,7 +766,7 @@ int main(int argc, char **argv)
 	signal(SIGABRT, on_abort);
 	t0 = clock() / (double)CLOCKS_PER_SEC;
 	for (i = from; i < from + machines; i++)
-		bad += !one_machine(&r, i, ops);
+		bad += !one_machine(&r, i, ops, nr_pool_ops);
 	printf("diff: seed %llu, machines %lu to %lu: %lu machines,\n",
 	       (unsigned long long)r.seed, from, from + machines - 1,
 	       count.machines);
@@ -618,6 +778,9 @@ int main(int argc, char **argv)
 	       count.query_err[2]);
 	printf("  %lu releases, %lu holds, %lu leaving masks, %lu CPU hotplug steps,\n",
 	       count.releases, count.holds, count.leaving, count.online);
+	printf("  %lu pools, %lu pool gets (%lu with no vector), %lu puts,\n",
+	       count.pools, count.pool_gets, count.pool_full, count.pool_puts);
+	printf("  %lu CPU hotplug steps told to pools,\n", count.pool_hotplug);
 	printf("  %lu load comparisons:\n", count.loads);
 	printf("  %lu mismatches, on %lu machines; %.1f s of CPU\n",
 	       count.mismatches, bad, clock() / (double)CLOCKS_PER_SEC - t0);

@@ -8,9 +8,13 @@
  * It uses of its tree: the fuzzer's machine generator, build_machine()
  * of fuzz/fuzz_engine.c, included whole (its checks come along unused);
  * machine.c's struct machine and machine_format_list(); the topology's
- * leaving and load fields; and the engine entry points
+ * leaving and load fields; the engine entry points
  * irq_spread_topo_spread(), irq_spread_topo_nth_cpu(),
- * irq_spread_topo_release() and irq_spread_topo_hold().  If a tree
+ * irq_spread_topo_release() and irq_spread_topo_hold(); and the pool's
+ * irq_spread_pool_topo_create(), irq_spread_pool_topo_get(),
+ * irq_spread_pool_put(), irq_spread_pool_destroy(),
+ * irq_spread_pools_cpu_offline() and irq_spread_pools_cpu_online(), with
+ * struct irq_spread_pool's masks, stride and vec[].users.  If a tree
  * changes one of those, this file adapts (by #if on something the tree
  * defines, or a -D of run.sh's OLD_CFLAGS / NEW_CFLAGS) so that it still
  * builds against both; side.h stays as it is.
@@ -19,16 +23,24 @@
 
 #include "side.h"
 
-/* The fuzzer's state: its machine, and the leaving mask's storage. */
+/* The fuzzer's state: its machine, the leaving mask's storage, a pool. */
 struct side {
 	struct fuzz f;
 	unsigned long *leaving;
+	struct irq_spread_pool *pool;
 };
+
+static void side_pool_destroy(struct side *s)
+{
+	irq_spread_pool_destroy(s->pool);
+	s->pool = NULL;
+}
 
 static void side_destroy(struct side *s)
 {
 	if (!s)
 		return;
+	side_pool_destroy(s);
 	s->f.m.topo.leaving = NULL;
 	machine_free(&s->f.m);
 	free(s->leaving);
@@ -203,6 +215,87 @@ static void side_set_online(struct side *s, unsigned int cpu, bool online)
 	}
 }
 
+/* The pool's driver: interrupt 1000 + vector, released without a trace. */
+static int side_pool_request(void *priv, unsigned int vector,
+			     const struct cpumask *mask)
+{
+	return 1000 + vector;
+}
+
+static void side_pool_release(void *priv, unsigned int vector,
+			      unsigned int irq)
+{
+}
+
+static const struct irq_spread_pool_ops side_pool_ops = {
+	.request	= side_pool_request,
+	.release	= side_pool_release,
+};
+
+static int side_pool_create(struct side *s, int node, int policy,
+			    unsigned int nr_vectors, unsigned int max_users)
+{
+	struct irq_spread_pool_info info = {
+		.name		= "diff",
+		.node		= node,
+		.policy		= policy,
+		.nr_vectors	= nr_vectors,
+		.max_users	= max_users,
+		.ops		= &side_pool_ops,
+	};
+	struct irq_spread_pool *pool;
+
+	side_pool_destroy(s);
+	pool = irq_spread_pool_topo_create(&s->f.m.topo, &info);
+	if (IS_ERR(pool))
+		return PTR_ERR(pool);
+	s->pool = pool;
+	return 0;
+}
+
+static int side_pool_get(struct side *s, const unsigned long *cpus)
+{
+	return irq_spread_pool_topo_get(s->pool, cpus);
+}
+
+static int side_pool_put(struct side *s, unsigned int vector)
+{
+	return irq_spread_pool_put(s->pool, vector);
+}
+
+static unsigned int side_pool_vector(const struct side *s, unsigned int v,
+				     unsigned long *mask)
+{
+	const struct irq_spread_pool *pool = s->pool;
+
+	bitmap_copy(mask, pool->masks + v * pool->stride, s->f.n);
+	return pool->vec[v].users;
+}
+
+static void side_pool_cpu(struct side *s, unsigned int cpu, bool online)
+{
+	struct irq_spread_topology *topo = &s->f.m.topo;
+	unsigned long *leaving = topo->leaving;
+	bool was = leaving && test_bit(cpu, leaving);
+
+	if (online) {
+		side_set_online(s, cpu, true);
+		irq_spread_pools_cpu_online(topo, cpu);
+		return;
+	}
+	if (!leaving) {
+		bitmap_zero(s->leaving, s->f.n);
+		topo->leaving = s->leaving;
+	}
+	__set_bit(cpu, topo->leaving);
+	irq_spread_pools_cpu_offline(topo, cpu);
+	side_set_online(s, cpu, false);
+	if (!leaving)
+		topo->leaving = NULL;
+	else if (!was)
+		__clear_bit(cpu, topo->leaving);
+}
+
 const struct side_api side_api = {
 	.create		= side_create,
 	.destroy	= side_destroy,
@@ -216,4 +309,10 @@ const struct side_api side_api = {
 	.set_leaving	= side_set_leaving,
 	.load		= side_load,
 	.set_online	= side_set_online,
+	.pool_create	= side_pool_create,
+	.pool_destroy	= side_pool_destroy,
+	.pool_get	= side_pool_get,
+	.pool_put	= side_pool_put,
+	.pool_vector	= side_pool_vector,
+	.pool_cpu	= side_pool_cpu,
 };

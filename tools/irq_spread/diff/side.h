@@ -11,6 +11,7 @@
 #ifndef _IRQ_SPREAD_DIFF_SIDE_H
 #define _IRQ_SPREAD_DIFF_SIDE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Flags of &side_api.spread, mapped to the engine's IRQ_SPREAD_* ones. */
@@ -40,6 +41,17 @@ struct side;
  *	the eligible CPUs follow, and the sibling masks of its core's CPUs
  *	hold the core's online CPUs (an offline CPU's, itself alone); a CPU
  *	of no known core stays as it is
+ * @pool_create: irq_spread_pool_topo_create() of the side's one pool, of
+ *	vectors 0 to @nr_vectors - 1, whose request callback gives interrupt
+ *	1000 + vector; 0 or its error
+ * @pool_destroy: irq_spread_pool_destroy() of it, if there is one
+ * @pool_get: irq_spread_pool_topo_get() of it
+ * @pool_put: irq_spread_pool_put() of it
+ * @pool_vector: vector @v of it: its users, its CPUs into @mask
+ * @pool_cpu: CPU hotplug with the pools told, as the device layer does:
+ *	going offline, @cpu leaving, irq_spread_pools_cpu_offline(), then
+ *	@set_online; coming online, @set_online, then
+ *	irq_spread_pools_cpu_online()
  */
 struct side_api {
 	struct side *(*create)(const unsigned char *bytes, size_t len);
@@ -59,6 +71,14 @@ struct side_api {
 	void (*set_leaving)(struct side *s, const unsigned long *leaving);
 	unsigned int (*load)(const struct side *s, unsigned int cpu);
 	void (*set_online)(struct side *s, unsigned int cpu, bool online);
+	int (*pool_create)(struct side *s, int node, int policy,
+			   unsigned int nr_vectors, unsigned int max_users);
+	void (*pool_destroy)(struct side *s);
+	int (*pool_get)(struct side *s, const unsigned long *cpus);
+	int (*pool_put)(struct side *s, unsigned int vector);
+	unsigned int (*pool_vector)(const struct side *s, unsigned int v,
+				    unsigned long *mask);
+	void (*pool_cpu)(struct side *s, unsigned int cpu, bool online);
 };
 
 /* side.c's; old_side_api and new_side_api once run.sh renamed them. */

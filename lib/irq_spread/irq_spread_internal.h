@@ -14,6 +14,7 @@
 #include <linux/bits.h>
 #include <linux/interrupt.h>
 #include <linux/irq_spread.h>
+#include <linux/limits.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/seqlock.h>
@@ -158,24 +159,47 @@ extern struct irq_spread_topology irq_spread_system;
 bool irq_spread_hop_by_distance(const struct irq_spread_nodes *nodes,
 				int node, unsigned int hop, unsigned long *dst,
 				unsigned int nr_cpus);
-bool irq_spread_topo_hop_cpus(const struct irq_spread_topology *topo,
-			      int node, unsigned int hop, unsigned long *dst);
+int irq_spread_topo_hop_distance(const struct irq_spread_topology *topo,
+				 int node, unsigned int hop);
 
 /**
  * struct irq_spread_pool_vec - one vector of a pool
  * @users: number of consumers holding the vector; 0 if it is not requested
+ * @next: while requested, the next vector in the list of the vectors of
+ *	its first CPU (&irq_spread_pool.by_first), or IRQ_SPREAD_POOL_NONE
+ * @first: while requested, the first CPU of its mask
+ * @last: while requested, the last CPU of its mask
+ * @node: while requested, the node all its CPUs are on, or -1 if they are
+ *	not all on one node
+ * @prev: the vector before it in that list, or IRQ_SPREAD_POOL_NONE
  * @irq: its Linux interrupt number, as the request callback returned it
  * @displaced: CPU hotplug moved it off its home mask, where it goes back
  *	once every CPU of it is online again
  * @links: the vectors of placement-only devices it serves
  *	(&irq_spread_vec.pool_link)
+ *
+ * The fields a get reads for each vector it looks at come first.
  */
 struct irq_spread_pool_vec {
 	unsigned int users;
+	unsigned int next;
+	unsigned int first;
+	unsigned int last;
+	int node;
+	unsigned int prev;
 	unsigned int irq;
 	bool displaced;
 	struct list_head links;
 };
+
+/* No vector: the end of a list of &irq_spread_pool.by_first. */
+#define IRQ_SPREAD_POOL_NONE	UINT_MAX
+
+/*
+ * User counts a pool tells apart in O(1): vectors with more users share
+ * the last bucket, and are compared one by one.
+ */
+#define IRQ_SPREAD_POOL_BUCKETS	32
 
 /**
  * struct irq_spread_pool - vectors of one device, shared by its consumers
@@ -207,6 +231,18 @@ struct irq_spread_pool_vec {
  * @nodes: scratch: the nodes of the consumer's CPUs, @topo->nr_nodes bits
  * @skip: scratch: the vectors a consumer holds already, @info.nr_vectors
  *	bits
+ * @level: scratch: the nodes of one NUMA hop level, @topo->nr_nodes bits
+ * @free: the vectors not requested, @info.nr_vectors bits
+ * @by_first: per CPU, the first of the list of requested vectors whose
+ *	first CPU it is, or IRQ_SPREAD_POOL_NONE
+ * @firsts: the CPUs whose list in @by_first is not empty
+ * @spanning: the requested vectors whose CPUs are on more than one node
+ * @words: longs in a bitmap of @info.nr_vectors bits
+ * @buckets: per node, per user count k from 0 to IRQ_SPREAD_POOL_BUCKETS,
+ *	the bitmap of the requested vectors all on the node with k users (the
+ *	last, with k or more), @words longs; word w of bucket k of node n is
+ *	at (n * @words + w) * (IRQ_SPREAD_POOL_BUCKETS + 1) + k
+ * @least: per node, a user count below which its buckets are empty
  * @debugfs: the pool's debugfs file
  *
  * Lock order: irq_spread_pools_lock, @lock, then the lock of a device
@@ -233,6 +269,14 @@ struct irq_spread_pool {
 	unsigned long *hop;
 	unsigned long *nodes;
 	unsigned long *skip;
+	unsigned long *level;
+	unsigned long *free;
+	unsigned int *by_first;
+	unsigned long *firsts;
+	unsigned long *spanning;
+	unsigned int words;
+	unsigned long *buckets;
+	unsigned int *least;
 	struct dentry *debugfs;
 };
 

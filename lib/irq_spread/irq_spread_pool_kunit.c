@@ -562,6 +562,47 @@ static void irq_spread_pool_test_bound(struct kunit *test)
 	pool_put_all(test, t, dev, pool, vecs, ARRAY_SIZE(vecs));
 }
 
+/*
+ * Vectors with many users (more than IRQ_SPREAD_POOL_BUCKETS) are still
+ * given least used first, lowest number among equals.
+ */
+static void irq_spread_pool_test_many_users(struct kunit *test)
+{
+	static const struct pool_params p = { 0, NUMA, 3, 0 };
+	/* 40, 39, 38 users: 2 (38), 1 (39, below 2's 39), 2, then 0. */
+	static const int next[] = { 2, 1, 2, 0 };
+	static const unsigned int after[] = { 41, 40, 40 };
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
+	struct pool_dev *dev = pool_dev_new(test);
+	struct irq_spread_pool *pool = pool_new(test, t, dev, 0, &p);
+	unsigned int i, v;
+	char buf[64];
+
+	/* Gets for any CPU leave no vector above ceil(120 / 3) = 40. */
+	for (i = 0; i < 120; i++)
+		KUNIT_ASSERT_GE(test, pool_get(test, t, pool, "*", buf,
+					       sizeof(buf)), 0);
+	for (v = 0; v < p.nvec; v++)
+		KUNIT_ASSERT_EQ_MSG(test, pool->vec[v].users, 40, "vector %u", v);
+
+	KUNIT_ASSERT_EQ(test, irq_spread_pool_put(pool, 2), 0);
+	KUNIT_ASSERT_EQ(test, irq_spread_pool_put(pool, 2), 0);
+	KUNIT_ASSERT_EQ(test, irq_spread_pool_put(pool, 1), 0);
+	for (i = 0; i < ARRAY_SIZE(next); i++)
+		KUNIT_EXPECT_EQ_MSG(test, pool_get(test, t, pool, "*", buf,
+						   sizeof(buf)),
+				    next[i], "get %u after the puts", i);
+	for (v = 0; v < p.nvec; v++) {
+		KUNIT_EXPECT_EQ_MSG(test, pool->vec[v].users, after[v],
+				    "vector %u", v);
+		while (pool->vec[v].users)
+			KUNIT_ASSERT_EQ(test, irq_spread_pool_put(pool, v), 0);
+	}
+	KUNIT_EXPECT_EQ(test, pool->users, 0);
+	KUNIT_EXPECT_EQ(test, pool->nr_requested, 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 0);
+}
+
 /**
  * struct create_case - pool settings that are not valid
  * @desc: what is wrong
@@ -1688,6 +1729,7 @@ static struct kunit_case irq_spread_pool_test_cases[] = {
 	KUNIT_CASE(irq_spread_pool_test_release),
 	KUNIT_CASE(irq_spread_pool_test_request_fails),
 	KUNIT_CASE(irq_spread_pool_test_bound),
+	KUNIT_CASE(irq_spread_pool_test_many_users),
 	KUNIT_CASE_PARAM(irq_spread_pool_test_create_invalid, create_gen_params),
 	KUNIT_CASE(irq_spread_pool_test_invalid),
 	KUNIT_CASE(irq_spread_pool_test_show),

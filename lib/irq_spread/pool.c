@@ -42,8 +42,14 @@
  * administrator writes them.  The devices whose vectors a moved vector
  * serves are told (&irq_spread_dev_ops.changed).
  *
- * A get costs a scan of the vectors per nearness level, each a word-wise
- * bitmap comparison, and the engine's placement when it requests one.
+ * A get does not scan the vectors.  Each requested vector is listed under
+ * its first CPU, so the vectors within some CPUs are found from those CPUs'
+ * lists; each node keeps the vectors all on it in buckets by user count,
+ * so a node's least used vector is the lowest bit of its least bucket, and
+ * a NUMA hop level's is the least of its nodes'.  A get costs O(CPUs asked
+ * / BITS_PER_LONG + their vectors) at the asked CPUs and their siblings,
+ * O(nodes) per hop level and overall, plus the engine's placement when it
+ * requests a vector; a put O(1), and the driver's release on the last.
  */
 #define pr_fmt(fmt) "irq_spread: " fmt
 
@@ -89,23 +95,281 @@ static unsigned long *irq_spread_pool_home(const struct irq_spread_pool *pool,
 }
 
 /*
- * The most users a vector may have after this get: one more than the
- * share of @users over @nr vectors, and no more than the driver's bound.
+ * The pool's share, the cap of steps 1 and 3 outside NUMA hop levels: the
+ * most users a vector may have after this get, one more than the share of
+ * the U users over the V vectors, ceil((U + 1) / V), and no more than the
+ * driver's bound.  For U = qV + r, that is q + 1.
  */
-static unsigned int irq_spread_pool_cap(const struct irq_spread_pool *pool,
-					unsigned int users, unsigned int nr)
-{
-	unsigned int cap = DIV_ROUND_UP(users + 1, nr);
-
-	if (pool->info.max_users)
-		cap = min(cap, pool->info.max_users);
-	return cap;
-}
-
-/* The pool's share: the cap of steps 1 and 3 outside NUMA hop levels. */
 static unsigned int irq_spread_pool_share(const struct irq_spread_pool *pool)
 {
-	return irq_spread_pool_cap(pool, pool->users, pool->info.nr_vectors);
+	unsigned int share = pool->users / pool->info.nr_vectors + 1;
+
+	if (pool->info.max_users)
+		return min(share, pool->info.max_users);
+	return share;
+}
+
+/*
+ * The index.  Every requested vector is in the list of its first CPU
+ * (@pool->by_first), so that the vectors whose CPUs are all among some
+ * CPUs are found from those CPUs alone; and, if all its CPUs are on one
+ * node, in that node's buckets by user count (@pool->buckets), so that
+ * the least used vector of a node is the lowest bit of its least bucket.
+ * The least used of the pool is the least of its nodes' and of the few
+ * vectors on more than one node (@pool->spanning).
+ */
+
+/*
+ * The word of node @node's bucket of @users users that holds vector @v.
+ * A vector's word of every bucket of a node sits together, so that moving
+ * it to the next bucket touches one cache line.
+ */
+static unsigned long *
+irq_spread_pool_bucket_word(const struct irq_spread_pool *pool,
+			    unsigned int node, unsigned int v, unsigned int users)
+{
+	unsigned int k = min_t(unsigned int, users, IRQ_SPREAD_POOL_BUCKETS);
+
+	return pool->buckets + (node * pool->words + v / BITS_PER_LONG) *
+			       (IRQ_SPREAD_POOL_BUCKETS + 1) + k;
+}
+
+static void irq_spread_pool_bucket_add(struct irq_spread_pool *pool,
+				       unsigned int node, unsigned int v,
+				       unsigned int users)
+{
+	unsigned int k = min_t(unsigned int, users, IRQ_SPREAD_POOL_BUCKETS);
+
+	*irq_spread_pool_bucket_word(pool, node, v, k) |= BIT(v % BITS_PER_LONG);
+	pool->least[node] = min(pool->least[node], k);
+}
+
+static void irq_spread_pool_bucket_del(struct irq_spread_pool *pool,
+				       unsigned int node, unsigned int v,
+				       unsigned int users)
+{
+	*irq_spread_pool_bucket_word(pool, node, v, users) &=
+		~BIT(v % BITS_PER_LONG);
+}
+
+/*
+ * Vector @v of node @node goes from @from users to @to, one more or one
+ * less, neither past IRQ_SPREAD_POOL_BUCKETS.  @pool->least stays a bound
+ * below which every bucket is empty; a search raises it.
+ */
+static void irq_spread_pool_bucket_move(struct irq_spread_pool *pool,
+					unsigned int node, unsigned int v,
+					unsigned int from, unsigned int to)
+{
+	unsigned long *word = irq_spread_pool_bucket_word(pool, node, v, 0);
+
+	word[from] &= ~BIT(v % BITS_PER_LONG);
+	word[to] |= BIT(v % BITS_PER_LONG);
+	if (to < pool->least[node])
+		pool->least[node] = to;
+}
+
+/* The node all of @mask's CPUs are on, or -1. */
+static int irq_spread_pool_mask_node(const struct irq_spread_pool *pool,
+				     const unsigned long *mask,
+				     unsigned int first)
+{
+	const struct irq_spread_topology *topo = pool->topo;
+	const unsigned long *cpus;
+	int node = topo->ops->cpu_node(topo, first);
+
+	if (node < 0 || node >= topo->nr_nodes)
+		return -1;
+	cpus = topo->ops->node_cpus(topo, node);
+	if (!cpus || !bitmap_subset(mask, cpus, topo->nr_cpus))
+		return -1;
+	return node;
+}
+
+/* Requested vector @v, of @users users, joins the index. */
+static void irq_spread_pool_index(struct irq_spread_pool *pool, unsigned int v,
+				  unsigned int users)
+{
+	struct irq_spread_pool_vec *vec = &pool->vec[v];
+	const unsigned long *mask = irq_spread_pool_mask(pool, v);
+	unsigned int n = pool->topo->nr_cpus, head;
+
+	vec->first = find_first_bit(mask, n);
+	vec->last = find_last_bit(mask, n);
+	vec->node = irq_spread_pool_mask_node(pool, mask, vec->first);
+	if (vec->node < 0)
+		__set_bit(v, pool->spanning);
+	else
+		irq_spread_pool_bucket_add(pool, vec->node, v, users);
+
+	head = pool->by_first[vec->first];
+	vec->prev = IRQ_SPREAD_POOL_NONE;
+	vec->next = head;
+	if (head != IRQ_SPREAD_POOL_NONE)
+		pool->vec[head].prev = v;
+	pool->by_first[vec->first] = v;
+	__set_bit(vec->first, pool->firsts);
+}
+
+/* Vector @v, of @users users, leaves the index: its CPUs change, or it goes. */
+static void irq_spread_pool_unindex(struct irq_spread_pool *pool,
+				    unsigned int v, unsigned int users)
+{
+	struct irq_spread_pool_vec *vec = &pool->vec[v];
+
+	if (vec->node >= 0)
+		irq_spread_pool_bucket_del(pool, vec->node, v, users);
+	else
+		__clear_bit(v, pool->spanning);
+	if (vec->prev != IRQ_SPREAD_POOL_NONE)
+		pool->vec[vec->prev].next = vec->next;
+	else
+		pool->by_first[vec->first] = vec->next;
+	if (vec->next != IRQ_SPREAD_POOL_NONE)
+		pool->vec[vec->next].prev = vec->prev;
+	if (pool->by_first[vec->first] == IRQ_SPREAD_POOL_NONE)
+		__clear_bit(vec->first, pool->firsts);
+}
+
+/* Vector @v has one user more: its first puts it in the index. */
+static void irq_spread_pool_add_user(struct irq_spread_pool *pool,
+				     unsigned int v)
+{
+	struct irq_spread_pool_vec *vec = &pool->vec[v];
+	unsigned int users = vec->users;
+
+	if (!users)
+		irq_spread_pool_index(pool, v, 1);
+	else if (vec->node >= 0 && users < IRQ_SPREAD_POOL_BUCKETS)
+		irq_spread_pool_bucket_move(pool, vec->node, v, users, users + 1);
+	vec->users = users + 1;
+	pool->users++;
+}
+
+/* Vector @v, which has a user, has one less: its last takes it out. */
+static void irq_spread_pool_del_user(struct irq_spread_pool *pool,
+				     unsigned int v)
+{
+	struct irq_spread_pool_vec *vec = &pool->vec[v];
+	unsigned int users = vec->users;
+
+	if (users == 1)
+		irq_spread_pool_unindex(pool, v, 1);
+	else if (vec->node >= 0 && users <= IRQ_SPREAD_POOL_BUCKETS)
+		irq_spread_pool_bucket_move(pool, vec->node, v, users, users - 1);
+	vec->users = users - 1;
+	pool->users--;
+}
+
+/* Whether (users, index) of vector @a is below that of @b (-1: none). */
+static bool irq_spread_pool_less(const struct irq_spread_pool *pool, int a,
+				 int b)
+{
+	return b < 0 || pool->vec[a].users < pool->vec[b].users ||
+	       (pool->vec[a].users == pool->vec[b].users && a < b);
+}
+
+/*
+ * The least used vector all on node @node with fewer than @cap users, not
+ * in @skip (%NULL: none), lowest number among equals; -ENOSPC if none.
+ * Its least bucket holds the answer unless @skip holds all of it, or it is
+ * the last bucket, whose vectors are compared one by one.  Empty buckets
+ * at the bottom raise the node's bound.
+ */
+static int irq_spread_pool_node_least(struct irq_spread_pool *pool,
+				      unsigned int node, unsigned int cap,
+				      const unsigned long *skip)
+{
+	unsigned int k, w, v;
+	unsigned long bits, any;
+	bool below = true;
+	int best = -ENOSPC;
+
+	for (k = max(pool->least[node], 1U);
+	     k <= IRQ_SPREAD_POOL_BUCKETS && k < cap; k++) {
+		any = 0;
+		for (w = 0; w < pool->words; w++) {
+			bits = *irq_spread_pool_bucket_word(pool, node,
+							    w * BITS_PER_LONG, k);
+			any |= bits;
+			if (skip)
+				bits &= ~skip[w];
+			while (bits) {
+				v = w * BITS_PER_LONG + __ffs(bits);
+				bits &= bits - 1;
+				if (k < IRQ_SPREAD_POOL_BUCKETS)
+					return v;
+				if (pool->vec[v].users < cap &&
+				    irq_spread_pool_less(pool, v, best))
+					best = v;
+			}
+		}
+		if (any)
+			below = false;
+		else if (below)
+			pool->least[node] = k + 1;
+	}
+	return best;
+}
+
+/* Whether all of vector @v's CPUs are in @cpus, which holds its first. */
+static bool irq_spread_pool_within(const struct irq_spread_pool *pool,
+				   unsigned int v, const unsigned long *cpus)
+{
+	const struct irq_spread_pool_vec *vec = &pool->vec[v];
+	const unsigned long *mask = irq_spread_pool_mask(pool, v);
+	unsigned int w;
+
+	if (vec->first == vec->last)
+		return true;
+	for (w = vec->first / BITS_PER_LONG; w <= vec->last / BITS_PER_LONG; w++)
+		if (mask[w] & ~cpus[w])
+			return false;
+	return true;
+}
+
+/*
+ * Vector @v's users and number as one key: the least used vector, lowest
+ * number among equals, has the lowest key.
+ */
+static u64 irq_spread_pool_key(const struct irq_spread_pool *pool,
+			       unsigned int v)
+{
+	return (u64)pool->vec[v].users << 32 | v;
+}
+
+/*
+ * The least used requested vector with fewer than @cap users whose CPUs
+ * are all in @cpus, not in @skip (%NULL: none), lowest number among
+ * equals, or @best if it is less used; -ENOSPC if there is none.  Only
+ * the lists of the CPUs of @cpus are walked, a word of CPUs at a time.
+ */
+static int irq_spread_pool_walk(const struct irq_spread_pool *pool,
+				const unsigned long *cpus, unsigned int cap,
+				const unsigned long *skip, int best)
+{
+	unsigned int words = BITS_TO_LONGS(pool->topo->nr_cpus), w, v;
+	u64 limit = (u64)cap << 32, key;
+	unsigned long bits;
+
+	if (best >= 0)
+		limit = min(limit, irq_spread_pool_key(pool, best));
+	for (w = 0; w < words; w++) {
+		bits = cpus[w] & pool->firsts[w];
+		while (bits) {
+			v = pool->by_first[w * BITS_PER_LONG + __ffs(bits)];
+			bits &= bits - 1;
+			for (; v != IRQ_SPREAD_POOL_NONE; v = pool->vec[v].next) {
+				key = irq_spread_pool_key(pool, v);
+				if (key >= limit || (skip && test_bit(v, skip)) ||
+				    !irq_spread_pool_within(pool, v, cpus))
+					continue;
+				limit = key;
+				best = v;
+			}
+		}
+	}
+	return best;
 }
 
 /*
@@ -113,23 +377,88 @@ static unsigned int irq_spread_pool_share(const struct irq_spread_pool *pool)
  * are all in @cpus (%NULL: anywhere), not in @skip (%NULL: none), lowest
  * number among equals; -ENOSPC if there is none.
  */
-static int irq_spread_pool_least_used(const struct irq_spread_pool *pool,
+static int irq_spread_pool_least_used(struct irq_spread_pool *pool,
 				      const unsigned long *cpus,
 				      unsigned int cap,
 				      const unsigned long *skip)
 {
-	unsigned int v, users;
-	int best = -ENOSPC;
+	unsigned int node, v;
+	int best = -ENOSPC, c;
 
 	lockdep_assert_held(&pool->lock);
-	for (v = 0; v < pool->info.nr_vectors; v++) {
-		users = pool->vec[v].users;
-		if (!users || users >= cap || (skip && test_bit(v, skip)))
+	if (cpus)
+		return irq_spread_pool_walk(pool, cpus, cap, skip, best);
+
+	for (node = 0; node < pool->topo->nr_nodes; node++) {
+		c = irq_spread_pool_node_least(pool, node, cap, skip);
+		if (c >= 0 && irq_spread_pool_less(pool, c, best))
+			best = c;
+	}
+	for_each_set_bit(v, pool->spanning, pool->info.nr_vectors) {
+		if (pool->vec[v].users < cap && !(skip && test_bit(v, skip)) &&
+		    irq_spread_pool_less(pool, v, best))
+			best = v;
+	}
+	return best;
+}
+
+/*
+ * The nodes within @hop hops of a node of @pool->nodes into @pool->level;
+ * false if no node of them has a hop @hop.
+ */
+static bool irq_spread_pool_level(struct irq_spread_pool *pool,
+				  unsigned int hop)
+{
+	struct irq_spread_topology *topo = pool->topo;
+	int node, k, limit;
+	bool found = false;
+
+	bitmap_zero(pool->level, topo->nr_nodes);
+	for_each_set_bit(node, pool->nodes, topo->nr_nodes) {
+		limit = irq_spread_topo_hop_distance(topo, node, hop);
+		if (limit < 0)
 			continue;
-		if (best >= 0 && users >= pool->vec[best].users)
-			continue;
-		if (cpus && !bitmap_subset(irq_spread_pool_mask(pool, v), cpus,
-					   pool->topo->nr_cpus))
+		found = true;
+		for (k = 0; k < topo->nr_nodes; k++) {
+			if (topo->ops->node_cpus(topo, k) &&
+			    topo->ops->distance(topo, node, k) <= limit)
+				__set_bit(k, pool->level);
+		}
+	}
+	return found;
+}
+
+/*
+ * The least used vector with fewer than @cap users, not in @skip, whose
+ * CPUs are all in @pool->near or on the nodes of @pool->level: the least
+ * of each node's, of the walk of @pool->near, and of the vectors on more
+ * than one node, checked against the level's CPUs; -ENOSPC if none.
+ */
+static int irq_spread_pool_level_least(struct irq_spread_pool *pool,
+				       unsigned int cap,
+				       const unsigned long *skip)
+{
+	struct irq_spread_topology *topo = pool->topo;
+	unsigned int n = topo->nr_cpus, v;
+	int best, node, c;
+
+	best = irq_spread_pool_walk(pool, pool->near, cap, skip, -ENOSPC);
+	for_each_set_bit(node, pool->level, topo->nr_nodes) {
+		c = irq_spread_pool_node_least(pool, node, cap, skip);
+		if (c >= 0 && irq_spread_pool_less(pool, c, best))
+			best = c;
+	}
+	if (bitmap_empty(pool->spanning, pool->info.nr_vectors))
+		return best;
+
+	bitmap_copy(pool->hop, pool->near, n);
+	for_each_set_bit(node, pool->level, topo->nr_nodes)
+		bitmap_or(pool->hop, pool->hop, topo->ops->node_cpus(topo, node),
+			  n);
+	for_each_set_bit(v, pool->spanning, pool->info.nr_vectors) {
+		if (pool->vec[v].users >= cap || (skip && test_bit(v, skip)) ||
+		    !irq_spread_pool_less(pool, v, best) ||
+		    !bitmap_subset(irq_spread_pool_mask(pool, v), pool->hop, n))
 			continue;
 		best = v;
 	}
@@ -138,8 +467,8 @@ static int irq_spread_pool_least_used(const struct irq_spread_pool *pool,
 
 /*
  * Step 3: the nearest vector with room, not in @skip, or -ENOSPC.
- * @pool->near grows from @cpus level by level; hop masks include the hops
- * before them.
+ * @pool->near holds @cpus and their siblings; a NUMA hop level adds the
+ * nodes within that many hops of theirs, and includes the levels before it.
  */
 static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 				   const unsigned long *cpus,
@@ -148,7 +477,6 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 	struct irq_spread_topology *topo = pool->topo;
 	unsigned int n = topo->nr_cpus, cpu, hop;
 	unsigned int share = irq_spread_pool_share(pool);
-	bool found;
 	int v, node;
 
 	if (!cpus)
@@ -169,14 +497,7 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 			__set_bit(node, pool->nodes);
 	}
 	for (hop = 0; hop < IRQ_SPREAD_MAX_HOPS; hop++) {
-		found = false;
-		for_each_set_bit(node, pool->nodes, topo->nr_nodes) {
-			if (!irq_spread_topo_hop_cpus(topo, node, hop, pool->hop))
-				continue;
-			bitmap_or(pool->near, pool->near, pool->hop, n);
-			found = true;
-		}
-		if (!found)
+		if (!irq_spread_pool_level(pool, hop))
 			break;
 		/*
 		 * The cap within a hop level is the share of the level's
@@ -184,9 +505,9 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 		 * users of nr vectors.  The least used of them has at most
 		 * S / nr users, below it, so only max_users can stop it.
 		 */
-		v = irq_spread_pool_least_used(pool, pool->near,
-					       pool->info.max_users ?: UINT_MAX,
-					       skip);
+		v = irq_spread_pool_level_least(pool,
+						pool->info.max_users ?: UINT_MAX,
+						skip);
 		if (v >= 0)
 			return v;
 	}
@@ -278,8 +599,7 @@ static int irq_spread_pool_request(struct irq_spread_pool *pool,
 	int ret;
 
 	lockdep_assert_held(&pool->lock);
-	for (v = 0; pool->vec[v].users; v++)
-		;
+	v = find_first_bit(pool->free, pool->info.nr_vectors);
 	irq_spread_pool_sync(pool);
 	ret = irq_spread_pool_place(pool, v, cpus);
 	if (ret)
@@ -304,6 +624,7 @@ static int irq_spread_pool_request(struct irq_spread_pool *pool,
 		return ret;
 	}
 	pool->vec[v].displaced = false;
+	__clear_bit(v, pool->free);
 	pool->nr_requested++;
 	return v;
 }
@@ -337,6 +658,7 @@ static void irq_spread_pool_release(struct irq_spread_pool *pool,
 	bitmap_zero(mask, pool->stride * BITS_PER_LONG);
 	pool->vec[v].irq = 0;
 	pool->vec[v].displaced = false;
+	__set_bit(v, pool->free);
 	pool->nr_requested--;
 }
 
@@ -344,8 +666,8 @@ static void irq_spread_pool_release(struct irq_spread_pool *pool,
 static void irq_spread_pool_drop(struct irq_spread_pool *pool, unsigned int v)
 {
 	lockdep_assert_held(&pool->lock);
-	pool->users--;
-	if (!--pool->vec[v].users)
+	irq_spread_pool_del_user(pool, v);
+	if (!pool->vec[v].users)
 		irq_spread_pool_release(pool, v);
 }
 
@@ -368,10 +690,8 @@ static int irq_spread_pool_take(struct irq_spread_pool *pool,
 		v = irq_spread_pool_nearest(pool, cpus, skip);
 	if (v == -ENOSPC && skip)
 		v = irq_spread_pool_nearest(pool, cpus, NULL);
-	if (v >= 0) {
-		pool->vec[v].users++;
-		pool->users++;
-	}
+	if (v >= 0)
+		irq_spread_pool_add_user(pool, v);
 	return v;
 }
 
@@ -660,8 +980,10 @@ static void irq_spread_pool_respread(struct irq_spread_pool *pool,
 		}
 		pool->vec[v].displaced = false;
 		if (!bitmap_equal(mask, fresh + i * pool->stride, n)) {
+			irq_spread_pool_unindex(pool, v, pool->vec[v].users);
 			bitmap_copy(mask, fresh + i * pool->stride,
 				    pool->stride * BITS_PER_LONG);
+			irq_spread_pool_index(pool, v, pool->vec[v].users);
 			irq_spread_pool_moved(pool, v);
 		}
 		i++;
@@ -703,6 +1025,7 @@ static void irq_spread_pool_cpu_offline(struct irq_spread_pool *pool,
 				    pool->stride * BITS_PER_LONG);
 			pool->vec[v].displaced = true;
 		}
+		irq_spread_pool_unindex(pool, v, pool->vec[v].users);
 		irq_spread_topo_release(pool->topo, 1, mask, pool->stride);
 		__clear_bit(cpu, mask);
 		if (!bitmap_empty(mask, n)) {
@@ -711,8 +1034,10 @@ static void irq_spread_pool_cpu_offline(struct irq_spread_pool *pool,
 			/* Nowhere else: the interrupt core moves it. */
 			__set_bit(cpu, mask);
 			irq_spread_topo_hold(pool->topo, 1, mask, pool->stride);
+			irq_spread_pool_index(pool, v, pool->vec[v].users);
 			continue;
 		}
+		irq_spread_pool_index(pool, v, pool->vec[v].users);
 		irq_spread_pool_moved(pool, v);
 	}
 }
@@ -749,10 +1074,12 @@ static void irq_spread_pool_cpu_back(struct irq_spread_pool *pool,
 		    !bitmap_subset(irq_spread_pool_home(pool, v), pool->near, n))
 			continue;
 		mask = irq_spread_pool_mask(pool, v);
+		irq_spread_pool_unindex(pool, v, pool->vec[v].users);
 		irq_spread_topo_release(pool->topo, 1, mask, pool->stride);
 		bitmap_copy(mask, irq_spread_pool_home(pool, v),
 			    pool->stride * BITS_PER_LONG);
 		irq_spread_topo_hold(pool->topo, 1, mask, pool->stride);
+		irq_spread_pool_index(pool, v, pool->vec[v].users);
 		pool->vec[v].displaced = false;
 		irq_spread_pool_moved(pool, v);
 	}
@@ -892,6 +1219,13 @@ static bool irq_spread_pool_info_valid(const struct irq_spread_topology *topo,
 
 static void irq_spread_pool_free(struct irq_spread_pool *pool)
 {
+	kvfree(pool->least);
+	kvfree(pool->buckets);
+	bitmap_free(pool->spanning);
+	bitmap_free(pool->firsts);
+	kvfree(pool->by_first);
+	bitmap_free(pool->free);
+	bitmap_free(pool->level);
 	bitmap_free(pool->skip);
 	bitmap_free(pool->nodes);
 	bitmap_free(pool->hop);
@@ -919,8 +1253,8 @@ struct irq_spread_pool *
 irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 			    const struct irq_spread_pool_info *info)
 {
+	unsigned int n = topo->nr_cpus, nodes = max(topo->nr_nodes, 1U), v;
 	struct irq_spread_pool *pool;
-	unsigned int n = topo->nr_cpus, v;
 
 	if (!irq_spread_pool_info_valid(topo, info))
 		return ERR_PTR(-EINVAL);
@@ -947,14 +1281,30 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 	pool->hop = bitmap_zalloc(n, GFP_KERNEL);
 	pool->nodes = bitmap_zalloc(max(topo->nr_nodes, 1U), GFP_KERNEL);
 	pool->skip = bitmap_zalloc(info->nr_vectors, GFP_KERNEL);
+	pool->level = bitmap_zalloc(max(topo->nr_nodes, 1U), GFP_KERNEL);
+	pool->free = bitmap_zalloc(info->nr_vectors, GFP_KERNEL);
+	pool->by_first = kvmalloc_array(n, sizeof(*pool->by_first), GFP_KERNEL);
+	pool->firsts = bitmap_zalloc(n, GFP_KERNEL);
+	pool->spanning = bitmap_zalloc(info->nr_vectors, GFP_KERNEL);
+	pool->words = BITS_TO_LONGS(info->nr_vectors);
+	pool->buckets = kvcalloc(array3_size(nodes, IRQ_SPREAD_POOL_BUCKETS + 1,
+					     pool->words),
+				 sizeof(long), GFP_KERNEL);
+	pool->least = kvcalloc(nodes, sizeof(*pool->least), GFP_KERNEL);
 	if (!pool->info.name || !pool->vec || !pool->masks || !pool->homes ||
 	    !pool->exclude || !pool->want || !pool->asked || !pool->near ||
-	    !pool->hop || !pool->nodes || !pool->skip) {
+	    !pool->hop || !pool->nodes || !pool->skip || !pool->level ||
+	    !pool->free || !pool->by_first || !pool->firsts ||
+	    !pool->spanning || !pool->buckets || !pool->least) {
 		irq_spread_pool_free(pool);
 		return ERR_PTR(-ENOMEM);
 	}
-	for (v = 0; v < info->nr_vectors; v++)
+	for (v = 0; v < info->nr_vectors; v++) {
 		INIT_LIST_HEAD(&pool->vec[v].links);
+		__set_bit(v, pool->free);
+	}
+	for (v = 0; v < n; v++)
+		pool->by_first[v] = IRQ_SPREAD_POOL_NONE;
 	mutex_init(&pool->lock);
 
 	mutex_lock(&irq_spread_pools_lock);
@@ -1024,6 +1374,7 @@ void irq_spread_pool_destroy(struct irq_spread_pool *pool)
 		if (!pool->vec[v].users)
 			continue;
 		pool->users -= pool->vec[v].users;
+		irq_spread_pool_unindex(pool, v, pool->vec[v].users);
 		pool->vec[v].users = 0;
 		irq_spread_pool_release(pool, v);
 	}

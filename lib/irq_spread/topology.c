@@ -98,19 +98,19 @@ static const unsigned long *irq_spread_topo_nodes_cpus(const void *priv,
 }
 
 /**
- * irq_spread_topo_hop_cpus - hop mask of a node of a topology
+ * irq_spread_topo_hop_distance - the distance of a hop of a topology's node
  * @topo: the machine
  * @node: the node to count hops from
  * @hop: the hop, from 0
- * @dst: where to write the CPUs at most @hop hops away from @node,
- *	@topo->nr_cpus bits
  *
- * irq_spread_hop_by_distance() on the topology's distances and node masks.
+ * The nodes at most @hop hops from @node are the nodes with CPUs at most
+ * this distance from it, as in irq_spread_hop_by_distance().  Costs
+ * O(@hop * nodes) distance lookups.
  *
- * Return: false, leaving @dst alone, if there is no hop @hop.
+ * Return: the distance, or -1 if there is no hop @hop.
  */
-bool irq_spread_topo_hop_cpus(const struct irq_spread_topology *topo,
-			      int node, unsigned int hop, unsigned long *dst)
+int irq_spread_topo_hop_distance(const struct irq_spread_topology *topo,
+				 int node, unsigned int hop)
 {
 	const struct irq_spread_nodes nodes = {
 		.nr_nodes	= topo->nr_nodes,
@@ -119,10 +119,9 @@ bool irq_spread_topo_hop_cpus(const struct irq_spread_topology *topo,
 		.priv		= topo,
 	};
 
-	return irq_spread_hop_by_distance(&nodes, node, hop, dst,
-					  topo->nr_cpus);
+	return irq_spread_hop_distance(&nodes, node, hop);
 }
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_hop_cpus);
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_hop_distance);
 
 /*
  * Hops by node_distance() over the nodes' CPU masks, rather than the

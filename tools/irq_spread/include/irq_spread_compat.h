@@ -75,6 +75,11 @@ static inline size_t array_size(size_t a, size_t b)
 	return __builtin_mul_overflow(a, b, &r) ? SIZE_MAX : r;
 }
 
+static inline size_t array3_size(size_t a, size_t b, size_t c)
+{
+	return array_size(array_size(a, b), c);
+}
+
 /* printk and bug */
 void irq_spread_compat_warn(const char *file, int line, const char *cond);
 extern bool irq_spread_compat_warn_fatal;
@@ -262,6 +267,29 @@ unsigned long find_next_bit(const unsigned long *addr, unsigned long size,
 			    unsigned long offset);
 
 #define find_first_bit(addr, size)	find_next_bit(addr, size, 0)
+
+/* The lowest set bit of @word, which has one. */
+static inline unsigned long __ffs(unsigned long word)
+{
+	return __builtin_ctzl(word);
+}
+
+/* The highest set bit below @size, or @size if none. */
+static inline unsigned long find_last_bit(const unsigned long *addr,
+					  unsigned long size)
+{
+	unsigned long w = BITS_TO_LONGS(size), word;
+
+	while (w--) {
+		word = addr[w];
+		if (w == size / BITS_PER_LONG)
+			word &= BITMAP_LAST_WORD_MASK(size);
+		if (word)
+			return w * BITS_PER_LONG + BITS_PER_LONG - 1 -
+			       __builtin_clzl(word);
+	}
+	return size;
+}
 #define for_each_set_bit(bit, addr, size) \
 	for ((bit) = find_next_bit((addr), (size), 0); (bit) < (size); \
 	     (bit) = find_next_bit((addr), (size), (bit) + 1))

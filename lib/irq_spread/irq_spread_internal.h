@@ -172,6 +172,9 @@ int irq_spread_topo_hop_distance(const struct irq_spread_topology *topo,
  * @node: while requested, the node all its CPUs are on, or -1 if they are
  *	not all on one node
  * @prev: the vector before it in that list, or IRQ_SPREAD_POOL_NONE
+ * @buckets: while requested and all on @node, its word of @node's
+ *	bucket 0 in &irq_spread_pool.buckets; its word of bucket k follows
+ *	k longs on
  * @irq: its Linux interrupt number, as the request callback returned it
  * @displaced: CPU hotplug moved it off its home mask, where it goes back
  *	once every CPU of it is online again
@@ -187,6 +190,7 @@ struct irq_spread_pool_vec {
 	unsigned int last;
 	int node;
 	unsigned int prev;
+	unsigned long *buckets;
 	unsigned int irq;
 	bool displaced;
 	struct list_head links;

@@ -154,14 +154,15 @@ static void irq_spread_pool_bucket_del(struct irq_spread_pool *pool,
 
 /*
  * Vector @v of node @node goes from @from users to @to, one more or one
- * less, neither past IRQ_SPREAD_POOL_BUCKETS.  @pool->least stays a bound
+ * less, neither past IRQ_SPREAD_POOL_BUCKETS: a bit moves within the
+ * vector's own words of the node's buckets.  @pool->least stays a bound
  * below which every bucket is empty; a search raises it.
  */
 static void irq_spread_pool_bucket_move(struct irq_spread_pool *pool,
 					unsigned int node, unsigned int v,
 					unsigned int from, unsigned int to)
 {
-	unsigned long *word = irq_spread_pool_bucket_word(pool, node, v, 0);
+	unsigned long *word = pool->vec[v].buckets;
 
 	word[from] &= ~BIT(v % BITS_PER_LONG);
 	word[to] |= BIT(v % BITS_PER_LONG);
@@ -201,6 +202,8 @@ static void irq_spread_pool_index(struct irq_spread_pool *pool, unsigned int v,
 		__set_bit(v, pool->spanning);
 	else
 		irq_spread_pool_bucket_add(pool, vec->node, v, users);
+	if (vec->node >= 0)
+		vec->buckets = irq_spread_pool_bucket_word(pool, vec->node, v, 0);
 
 	head = pool->by_first[vec->first];
 	vec->prev = IRQ_SPREAD_POOL_NONE;

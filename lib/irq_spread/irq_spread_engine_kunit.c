@@ -74,6 +74,21 @@ static const struct test_machine holes = {
 	.node_cpus = holes_nodes, .distance = holes_distance, .smt = 2,
 };
 
+/*
+ * Two nodes of 320 CPUs without SMT, whose CPUs alternate by 64: node 0
+ * has words 0, 2, 4, 6 and 8 of a CPU mask, node 1 the odd ones, so that
+ * each node's CPUs lie in five runs of words apart.
+ */
+static const char * const striped_nodes[] = {
+	"0-63,128-191,256-319,384-447,512-575",
+	"64-127,192-255,320-383,448-511,576-639",
+};
+
+static const struct test_machine striped = {
+	.name = "2N striped by 64 CPUs", .nr_cpus = 640, .nr_nodes = 2,
+	.node_cpus = striped_nodes, .remote = 20, .smt = 1,
+};
+
 static unsigned long *test_masks(struct kunit *test, const struct test_topo *t,
 				 unsigned int nvec)
 {
@@ -702,6 +717,34 @@ static void irq_spread_test_invalid(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, topo->load);
 }
 
+/*
+ * A node whose CPUs lie in words far apart is still a whole hop: 320
+ * vectors of a device on it take its 320 CPUs, one each, on an idle
+ * machine.
+ */
+static void irq_spread_test_node_runs(struct kunit *test)
+{
+	struct test_topo *t = irq_spread_test_topo_new(test, &striped);
+	unsigned long *masks = test_masks(test, t, 320);
+	unsigned long *seen = irq_spread_test_bitmap(test, t);
+	unsigned int n = striped.nr_cpus, node, i;
+
+	for (node = 0; node < striped.nr_nodes; node++) {
+		KUNIT_ASSERT_EQ(test, irq_spread_topo_cpus(&t->topo, node, 320,
+							   IRQ_SPREAD_NUMA, NULL,
+							   masks, t->longs), 0);
+		bitmap_zero(seen, n);
+		for (i = 0; i < 320; i++) {
+			KUNIT_EXPECT_EQ(test, bitmap_weight(test_mask(t, masks, i), n),
+					1);
+			bitmap_or(seen, seen, test_mask(t, masks, i), n);
+		}
+		KUNIT_EXPECT_TRUE_MSG(test, bitmap_equal(seen, t->node_cpus[node], n),
+				      "node %u: vectors on %*pbl", node, n, seen);
+		irq_spread_topo_release(&t->topo, 320, masks, t->longs);
+	}
+}
+
 /* No CPU online at all: an error, never an empty mask. */
 static void irq_spread_test_no_cpu(struct kunit *test)
 {
@@ -952,6 +995,7 @@ static struct kunit_case irq_spread_engine_test_cases[] = {
 	KUNIT_CASE_PARAM(irq_spread_test_load, load_gen_params),
 	KUNIT_CASE(irq_spread_test_invalid),
 	KUNIT_CASE(irq_spread_test_no_cpu),
+	KUNIT_CASE(irq_spread_test_node_runs),
 	KUNIT_CASE(irq_spread_test_hops),
 	{}
 };

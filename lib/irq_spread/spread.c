@@ -84,6 +84,23 @@
 #define IRQ_SPREAD_QUERY_ENTRIES	2
 #define IRQ_SPREAD_QUERY_MIN		256
 
+/*
+ * Runs of words a node's CPUs are found in.  Siblings numbered i and
+ * i + CPUs / 2 put a node's CPUs in two runs far apart, and SMT4 in four;
+ * a node in more runs has its last run stretched over the rest.
+ */
+#define IRQ_SPREAD_RUNS			4
+
+/**
+ * struct irq_spread_runs - the words of a node's CPU mask that hold CPUs
+ * @nr: number of runs; UINT_MAX until found
+ * @w: each run, its first word and one past its last
+ */
+struct irq_spread_runs {
+	unsigned int nr;
+	unsigned int w[IRQ_SPREAD_RUNS][2];
+};
+
 /**
  * struct irq_spread_order - scratch space of the order of the slots
  * @usable: the slots
@@ -100,8 +117,7 @@
  * @count: a counting sort's counts, @nr_count entries
  * @dist: per node, its distance from the device node, or INT_MIN for a
  *	node with no CPUs
- * @span: per node, the words of its CPU mask that hold its CPUs, from the
- *	first to one past the last; the first UINT_MAX until found
+ * @span: per node, the words of its CPU mask that hold its CPUs
  * @nr_count: entries of @count
  * @nr_usable: number of slots
  * @nr: number of slots gathered
@@ -124,7 +140,7 @@ struct irq_spread_order {
 	unsigned int *core_load;
 	unsigned int *count;
 	int *dist;
-	unsigned int (*span)[2];
+	struct irq_spread_runs *span;
 	unsigned int nr_count;
 	unsigned int nr_usable;
 	unsigned int nr;
@@ -313,7 +329,7 @@ static void irq_spread_order_check(const struct irq_spread_topology *topo,
 	bitmap_copy(o->online, o->tier, n);
 	bitmap_zero(o->linked, n);
 	for (k = 0; k < topo->nr_nodes; k++)
-		o->span[k][0] = UINT_MAX;
+		o->span[k].nr = UINT_MAX;
 	o->made = true;
 }
 
@@ -445,6 +461,27 @@ static bool irq_spread_order_next_hop(const struct irq_spread_order *o,
 	return *d != INT_MAX;
 }
 
+/* The runs of words of @cpus, @words long, that hold CPUs, into @runs. */
+static void irq_spread_runs_find(struct irq_spread_runs *runs,
+				 const unsigned long *cpus, unsigned int words)
+{
+	unsigned int w, nr = 0;
+
+	for (w = 0; w < words; w++) {
+		if (!cpus[w])
+			continue;
+		/* Next to the last run, or no run left: the last grows. */
+		if (nr && (runs->w[nr - 1][1] == w || nr == IRQ_SPREAD_RUNS)) {
+			runs->w[nr - 1][1] = w + 1;
+			continue;
+		}
+		runs->w[nr][0] = w;
+		runs->w[nr][1] = w + 1;
+		nr++;
+	}
+	runs->nr = nr;
+}
+
 /*
  * Add the CPUs of node @k, @cpus, to @o->tier: only the words that hold
  * them, found once.
@@ -453,18 +490,14 @@ static void irq_spread_order_add_node(struct irq_spread_order *o,
 				      unsigned int nr_cpus, unsigned int k,
 				      const unsigned long *cpus)
 {
-	unsigned int words = BITS_TO_LONGS(nr_cpus), lo, hi, w;
+	struct irq_spread_runs *runs = &o->span[k];
+	unsigned int r, w;
 
-	if (o->span[k][0] == UINT_MAX) {
-		for (lo = 0; lo < words && !cpus[lo]; lo++)
-			;
-		for (hi = words; hi > lo && !cpus[hi - 1]; hi--)
-			;
-		o->span[k][0] = lo;
-		o->span[k][1] = hi;
-	}
-	for (w = o->span[k][0]; w < o->span[k][1]; w++)
-		o->tier[w] |= cpus[w];
+	if (runs->nr == UINT_MAX)
+		irq_spread_runs_find(runs, cpus, BITS_TO_LONGS(nr_cpus));
+	for (r = 0; r < runs->nr; r++)
+		for (w = runs->w[r][0]; w < runs->w[r][1]; w++)
+			o->tier[w] |= cpus[w];
 }
 
 /*

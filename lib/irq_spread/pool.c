@@ -134,40 +134,40 @@ irq_spread_pool_bucket_word(const struct irq_spread_pool *pool,
 			       (IRQ_SPREAD_POOL_BUCKETS + 1) + k;
 }
 
+/*
+ * Vector @v, all on node @node, joins the bucket of @users users, within
+ * its own words of the node's buckets.  @pool->least stays a bound below
+ * which every bucket is empty; a search raises it.
+ */
 static void irq_spread_pool_bucket_add(struct irq_spread_pool *pool,
 				       unsigned int node, unsigned int v,
 				       unsigned int users)
 {
 	unsigned int k = min_t(unsigned int, users, IRQ_SPREAD_POOL_BUCKETS);
 
-	*irq_spread_pool_bucket_word(pool, node, v, k) |= BIT(v % BITS_PER_LONG);
+	pool->vec[v].buckets[k] |= BIT(v % BITS_PER_LONG);
 	pool->least[node] = min(pool->least[node], k);
 }
 
+/* Vector @v leaves the bucket of @users users of its node. */
 static void irq_spread_pool_bucket_del(struct irq_spread_pool *pool,
-				       unsigned int node, unsigned int v,
-				       unsigned int users)
+				       unsigned int v, unsigned int users)
 {
-	*irq_spread_pool_bucket_word(pool, node, v, users) &=
-		~BIT(v % BITS_PER_LONG);
+	unsigned int k = min_t(unsigned int, users, IRQ_SPREAD_POOL_BUCKETS);
+
+	pool->vec[v].buckets[k] &= ~BIT(v % BITS_PER_LONG);
 }
 
 /*
  * Vector @v of node @node goes from @from users to @to, one more or one
- * less, neither past IRQ_SPREAD_POOL_BUCKETS: a bit moves within the
- * vector's own words of the node's buckets.  @pool->least stays a bound
- * below which every bucket is empty; a search raises it.
+ * less, neither past IRQ_SPREAD_POOL_BUCKETS.
  */
 static void irq_spread_pool_bucket_move(struct irq_spread_pool *pool,
 					unsigned int node, unsigned int v,
 					unsigned int from, unsigned int to)
 {
-	unsigned long *word = pool->vec[v].buckets;
-
-	word[from] &= ~BIT(v % BITS_PER_LONG);
-	word[to] |= BIT(v % BITS_PER_LONG);
-	if (to < pool->least[node])
-		pool->least[node] = to;
+	irq_spread_pool_bucket_del(pool, v, from);
+	irq_spread_pool_bucket_add(pool, node, v, to);
 }
 
 /* The node all of @mask's CPUs are on, or -1. */
@@ -198,12 +198,12 @@ static void irq_spread_pool_index(struct irq_spread_pool *pool, unsigned int v,
 	vec->first = find_first_bit(mask, n);
 	vec->last = find_last_bit(mask, n);
 	vec->node = irq_spread_pool_mask_node(pool, mask, vec->first);
-	if (vec->node < 0)
+	if (vec->node < 0) {
 		__set_bit(v, pool->spanning);
-	else
-		irq_spread_pool_bucket_add(pool, vec->node, v, users);
-	if (vec->node >= 0)
+	} else {
 		vec->buckets = irq_spread_pool_bucket_word(pool, vec->node, v, 0);
+		irq_spread_pool_bucket_add(pool, vec->node, v, users);
+	}
 
 	head = pool->by_first[vec->first];
 	vec->prev = IRQ_SPREAD_POOL_NONE;
@@ -221,7 +221,7 @@ static void irq_spread_pool_unindex(struct irq_spread_pool *pool,
 	struct irq_spread_pool_vec *vec = &pool->vec[v];
 
 	if (vec->node >= 0)
-		irq_spread_pool_bucket_del(pool, vec->node, v, users);
+		irq_spread_pool_bucket_del(pool, v, users);
 	else
 		__clear_bit(v, pool->spanning);
 	if (vec->prev != IRQ_SPREAD_POOL_NONE)
@@ -264,12 +264,21 @@ static void irq_spread_pool_del_user(struct irq_spread_pool *pool,
 	pool->users--;
 }
 
-/* Whether (users, index) of vector @a is below that of @b (-1: none). */
+/*
+ * Vector @v's users and number as one key: the least used vector, lowest
+ * number among equals, has the lowest key.
+ */
+static u64 irq_spread_pool_key(const struct irq_spread_pool *pool,
+			       unsigned int v)
+{
+	return (u64)pool->vec[v].users << 32 | v;
+}
+
+/* Whether vector @a is less used than @b (-1: none), or as used and lower. */
 static bool irq_spread_pool_less(const struct irq_spread_pool *pool, int a,
 				 int b)
 {
-	return b < 0 || pool->vec[a].users < pool->vec[b].users ||
-	       (pool->vec[a].users == pool->vec[b].users && a < b);
+	return b < 0 || irq_spread_pool_key(pool, a) < irq_spread_pool_key(pool, b);
 }
 
 /*
@@ -329,16 +338,6 @@ static bool irq_spread_pool_within(const struct irq_spread_pool *pool,
 		if (mask[w] & ~cpus[w])
 			return false;
 	return true;
-}
-
-/*
- * Vector @v's users and number as one key: the least used vector, lowest
- * number among equals, has the lowest key.
- */
-static u64 irq_spread_pool_key(const struct irq_spread_pool *pool,
-			       unsigned int v)
-{
-	return (u64)pool->vec[v].users << 32 | v;
 }
 
 /*
@@ -1377,7 +1376,6 @@ void irq_spread_pool_destroy(struct irq_spread_pool *pool)
 		if (!pool->vec[v].users)
 			continue;
 		pool->users -= pool->vec[v].users;
-		irq_spread_pool_unindex(pool, v, pool->vec[v].users);
 		pool->vec[v].users = 0;
 		irq_spread_pool_release(pool, v);
 	}

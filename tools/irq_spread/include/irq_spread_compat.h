@@ -290,6 +290,7 @@ static inline unsigned long find_last_bit(const unsigned long *addr,
 	}
 	return size;
 }
+
 #define for_each_set_bit(bit, addr, size) \
 	for ((bit) = find_next_bit((addr), (size), 0); (bit) < (size); \
 	     (bit) = find_next_bit((addr), (size), (bit) + 1))

@@ -199,6 +199,30 @@ struct irq_spread_pool_vec {
 /* No vector: the end of a list of &irq_spread_pool.by_first. */
 #define IRQ_SPREAD_POOL_NONE	UINT_MAX
 
+/**
+ * struct irq_spread_pool_list - the requested vectors whose first CPU is one CPU
+ * @head: the lowest numbered, or IRQ_SPREAD_POOL_NONE; the list runs up
+ *	the vector numbers, through &irq_spread_pool_vec.next
+ * @start: a vector of the list, or IRQ_SPREAD_POOL_NONE: every vector
+ *	before it in the list has more than @least users
+ * @least: no vector of the list has fewer users, unless a put came since
+ *	@least was found
+ * @seen: &irq_spread_pool.puts when @least was found
+ *
+ * A get walks the list from @start: the first vector it may take that has
+ * @least users is the list's answer, as none before it has as few and
+ * none after it is numbered lower.  A put does not touch the lists: after
+ * one (@seen is not &irq_spread_pool.puts), or if the walk from @start
+ * finds no such vector, the get walks the whole list, and sets @least,
+ * @start and @seen anew.
+ */
+struct irq_spread_pool_list {
+	unsigned int head;
+	unsigned int start;
+	unsigned int least;
+	unsigned int seen;
+};
+
 /*
  * User counts a pool tells apart in O(1): vectors with more users share
  * the last bucket, and are compared one by one.
@@ -221,6 +245,7 @@ struct irq_spread_pool_vec {
  * @lock: serialises gets, puts, moves and the driver's callbacks; protects
  *	the fields below, @policy and @restricted
  * @users: users of all vectors
+ * @puts: puts since the pool was created, never 0 again once it wraps
  * @nr_requested: number of requested vectors
  * @vec: the @info.nr_vectors vectors
  * @masks: the vectors' CPUs: vector i's is the bitmap at @masks + i * @stride,
@@ -237,8 +262,8 @@ struct irq_spread_pool_vec {
  *	bits
  * @level: scratch: the nodes of one NUMA hop level, @topo->nr_nodes bits
  * @free: the vectors not requested, @info.nr_vectors bits
- * @by_first: per CPU, the first of the list of requested vectors whose
- *	first CPU it is, or IRQ_SPREAD_POOL_NONE
+ * @by_first: per CPU, the list of the requested vectors whose first CPU
+ *	it is
  * @firsts: the CPUs whose list in @by_first is not empty
  * @spanning: the requested vectors whose CPUs are on more than one node
  * @words: longs in a bitmap of @info.nr_vectors bits
@@ -262,6 +287,7 @@ struct irq_spread_pool {
 	size_t stride;
 	struct mutex lock;	/* gets, puts, moves and callbacks */
 	unsigned int users;
+	unsigned int puts;
 	unsigned int nr_requested;
 	struct irq_spread_pool_vec *vec;
 	unsigned long *masks;
@@ -275,7 +301,7 @@ struct irq_spread_pool {
 	unsigned long *skip;
 	unsigned long *level;
 	unsigned long *free;
-	unsigned int *by_first;
+	struct irq_spread_pool_list *by_first;
 	unsigned long *firsts;
 	unsigned long *spanning;
 	unsigned int words;

@@ -603,6 +603,47 @@ static void irq_spread_pool_test_many_users(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 0);
 }
 
+/*
+ * A put lowers a vector before where the walk of its CPU's list would
+ * start: the next get still takes the least used, lowest number among
+ * equals, also once the count of puts has wrapped.
+ */
+static void irq_spread_pool_test_put_then_get(struct kunit *test)
+{
+	static const struct pool_params p = { 0, NUMA, 3, 0 };
+	/*
+	 * CPU 0 alone: vectors 0, 1 and 2 are requested there, 1 user
+	 * each; the share is then 2, and the next gets take 0, then 1.
+	 */
+	static const int first[] = { 0, 1, 2, 0, 1 };
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
+	struct pool_dev *dev = pool_dev_new(test);
+	struct irq_spread_pool *pool = pool_new(test, t, dev, 0, &p);
+	unsigned int i;
+	char buf[64];
+
+	for (i = 0; i < ARRAY_SIZE(first); i++)
+		KUNIT_ASSERT_EQ_MSG(test, pool_get(test, t, pool, "0", buf,
+						   sizeof(buf)),
+				    first[i], "get %u", i);
+
+	/* 1, 2, 1 users: vectors 0 and 2 have the least, 0 is lower. */
+	KUNIT_ASSERT_EQ(test, irq_spread_pool_put(pool, 0), 0);
+	KUNIT_EXPECT_EQ(test, pool_get(test, t, pool, "0", buf, sizeof(buf)), 0);
+
+	/*
+	 * The same after 2^32 puts: CPU 0's list was last walked whole when
+	 * the count was 0, and the put makes it wrap.
+	 */
+	pool->puts = UINT_MAX;
+	pool->by_first[0].seen = 0;
+	KUNIT_ASSERT_EQ(test, irq_spread_pool_put(pool, 0), 0);
+	KUNIT_EXPECT_EQ(test, pool_get(test, t, pool, "0", buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_EQ(test, pool->vec[0].users, 2);
+	KUNIT_EXPECT_EQ(test, pool->vec[1].users, 2);
+	KUNIT_EXPECT_EQ(test, pool->vec[2].users, 1);
+}
+
 /**
  * struct create_case - pool settings that are not valid
  * @desc: what is wrong
@@ -1730,6 +1771,7 @@ static struct kunit_case irq_spread_pool_test_cases[] = {
 	KUNIT_CASE(irq_spread_pool_test_request_fails),
 	KUNIT_CASE(irq_spread_pool_test_bound),
 	KUNIT_CASE(irq_spread_pool_test_many_users),
+	KUNIT_CASE(irq_spread_pool_test_put_then_get),
 	KUNIT_CASE_PARAM(irq_spread_pool_test_create_invalid, create_gen_params),
 	KUNIT_CASE(irq_spread_pool_test_invalid),
 	KUNIT_CASE(irq_spread_pool_test_show),

@@ -46,10 +46,18 @@
  * its first CPU, so the vectors within some CPUs are found from those CPUs'
  * lists; each node keeps the vectors all on it in buckets by user count,
  * so a node's least used vector is the lowest bit of its least bucket, and
- * a NUMA hop level's is the least of its nodes'.  A get costs O(CPUs asked
- * / BITS_PER_LONG + their vectors) at the asked CPUs and their siblings,
+ * a NUMA hop level's is the least of its nodes'.  A list runs up the
+ * vector numbers and keeps the least users of its vectors and the first
+ * vector that may have them, so that a get usually looks at one vector of
+ * it; a put leaves the lists alone and counts itself, and a get walks a
+ * list put since its last whole walk whole.  A get costs O(CPUs asked /
+ * BITS_PER_LONG + their vectors) at the asked CPUs and their siblings,
  * O(nodes) per hop level and overall, plus the engine's placement when it
  * requests a vector; a put O(1), and the driver's release on the last.
+ *
+ * The functions of the usual path of a get and of a put are inlined into
+ * them (__always_inline): drivers call both per queue, and the calls
+ * between them cost more than the work of each.
  */
 #define pr_fmt(fmt) "irq_spread: " fmt
 
@@ -159,15 +167,28 @@ static void irq_spread_pool_bucket_del(struct irq_spread_pool *pool,
 }
 
 /*
- * Vector @v of node @node goes from @from users to @to, one more or one
- * less, neither past IRQ_SPREAD_POOL_BUCKETS.
+ * Vector @v goes from the bucket of @users users, below the last, to the
+ * next one up.  The node's bound stays right: no bucket was filled.
  */
-static void irq_spread_pool_bucket_move(struct irq_spread_pool *pool,
-					unsigned int node, unsigned int v,
-					unsigned int from, unsigned int to)
+static void irq_spread_pool_bucket_up(struct irq_spread_pool *pool,
+				      unsigned int v, unsigned int users)
 {
-	irq_spread_pool_bucket_del(pool, v, from);
-	irq_spread_pool_bucket_add(pool, node, v, to);
+	unsigned long bit = BIT(v % BITS_PER_LONG);
+
+	pool->vec[v].buckets[users] &= ~bit;
+	pool->vec[v].buckets[users + 1] |= bit;
+}
+
+/*
+ * Vector @v of node @node goes from @users users, at most
+ * IRQ_SPREAD_POOL_BUCKETS, to one less.
+ */
+static void irq_spread_pool_bucket_down(struct irq_spread_pool *pool,
+					unsigned int node, unsigned int v,
+					unsigned int users)
+{
+	irq_spread_pool_bucket_del(pool, v, users);
+	irq_spread_pool_bucket_add(pool, node, v, users - 1);
 }
 
 /* The node all of @mask's CPUs are on, or -1. */
@@ -187,13 +208,54 @@ static int irq_spread_pool_mask_node(const struct irq_spread_pool *pool,
 	return node;
 }
 
+/* CPU @cpu's list is empty; its least, none, is known. */
+static void irq_spread_pool_list_init(struct irq_spread_pool *pool,
+				      unsigned int cpu)
+{
+	pool->by_first[cpu] = (struct irq_spread_pool_list) {
+		.head = IRQ_SPREAD_POOL_NONE,
+		.start = IRQ_SPREAD_POOL_NONE,
+		.least = UINT_MAX,
+		.seen = pool->puts,
+	};
+	__clear_bit(cpu, pool->firsts);
+}
+
+/* Vector @v joins @list, or has fewer users: @users. */
+static void irq_spread_pool_list_lower(struct irq_spread_pool_list *list,
+				       unsigned int v, unsigned int users)
+{
+	if (users > list->least)
+		return;
+	if (users < list->least || v < list->start)
+		list->start = v;
+	list->least = users;
+}
+
+/*
+ * Vector @v, at the start of @list, has one user more: a walk may start
+ * after it.  Past the end of the list, every vector of it has more than
+ * the least users, and a walk starts at the head again.
+ */
+static void irq_spread_pool_list_pass(struct irq_spread_pool *pool,
+				      struct irq_spread_pool_list *list,
+				      unsigned int v)
+{
+	list->start = pool->vec[v].next;
+	if (list->start == IRQ_SPREAD_POOL_NONE) {
+		list->start = list->head;
+		list->least++;
+	}
+}
+
 /* Requested vector @v, of @users users, joins the index. */
 static void irq_spread_pool_index(struct irq_spread_pool *pool, unsigned int v,
 				  unsigned int users)
 {
 	struct irq_spread_pool_vec *vec = &pool->vec[v];
 	const unsigned long *mask = irq_spread_pool_mask(pool, v);
-	unsigned int n = pool->topo->nr_cpus, head;
+	unsigned int n = pool->topo->nr_cpus, prev, next;
+	struct irq_spread_pool_list *list;
 
 	vec->first = find_first_bit(mask, n);
 	vec->last = find_last_bit(mask, n);
@@ -205,12 +267,20 @@ static void irq_spread_pool_index(struct irq_spread_pool *pool, unsigned int v,
 		irq_spread_pool_bucket_add(pool, vec->node, v, users);
 	}
 
-	head = pool->by_first[vec->first];
-	vec->prev = IRQ_SPREAD_POOL_NONE;
-	vec->next = head;
-	if (head != IRQ_SPREAD_POOL_NONE)
-		pool->vec[head].prev = v;
-	pool->by_first[vec->first] = v;
+	/* Up the vector numbers; IRQ_SPREAD_POOL_NONE, the end, is above all. */
+	list = &pool->by_first[vec->first];
+	prev = IRQ_SPREAD_POOL_NONE;
+	for (next = list->head; next < v; next = pool->vec[next].next)
+		prev = next;
+	vec->prev = prev;
+	vec->next = next;
+	if (prev != IRQ_SPREAD_POOL_NONE)
+		pool->vec[prev].next = v;
+	else
+		list->head = v;
+	if (next != IRQ_SPREAD_POOL_NONE)
+		pool->vec[next].prev = v;
+	irq_spread_pool_list_lower(list, v, users);
 	__set_bit(vec->first, pool->firsts);
 }
 
@@ -219,39 +289,67 @@ static void irq_spread_pool_unindex(struct irq_spread_pool *pool,
 				    unsigned int v, unsigned int users)
 {
 	struct irq_spread_pool_vec *vec = &pool->vec[v];
+	struct irq_spread_pool_list *list = &pool->by_first[vec->first];
 
 	if (vec->node >= 0)
 		irq_spread_pool_bucket_del(pool, v, users);
 	else
 		__clear_bit(v, pool->spanning);
+	if (list->start == v)
+		list->start = vec->next;
 	if (vec->prev != IRQ_SPREAD_POOL_NONE)
 		pool->vec[vec->prev].next = vec->next;
 	else
-		pool->by_first[vec->first] = vec->next;
+		list->head = vec->next;
 	if (vec->next != IRQ_SPREAD_POOL_NONE)
 		pool->vec[vec->next].prev = vec->prev;
-	if (pool->by_first[vec->first] == IRQ_SPREAD_POOL_NONE)
-		__clear_bit(vec->first, pool->firsts);
+	if (list->head == IRQ_SPREAD_POOL_NONE)
+		irq_spread_pool_list_init(pool, vec->first);
 }
 
-/* Vector @v has one user more: its first puts it in the index. */
+/*
+ * Vector @v has one user more: its first puts it in the index; a walk of
+ * its list need not start at it any more.
+ */
 static void irq_spread_pool_add_user(struct irq_spread_pool *pool,
 				     unsigned int v)
 {
 	struct irq_spread_pool_vec *vec = &pool->vec[v];
 	unsigned int users = vec->users;
+	struct irq_spread_pool_list *list;
 
-	if (!users)
+	if (!users) {
 		irq_spread_pool_index(pool, v, 1);
-	else if (vec->node >= 0 && users < IRQ_SPREAD_POOL_BUCKETS)
-		irq_spread_pool_bucket_move(pool, vec->node, v, users, users + 1);
+	} else {
+		list = &pool->by_first[vec->first];
+		if (list->start == v)
+			irq_spread_pool_list_pass(pool, list, v);
+		if (vec->node >= 0 && users < IRQ_SPREAD_POOL_BUCKETS)
+			irq_spread_pool_bucket_up(pool, v, users);
+	}
 	vec->users = users + 1;
 	pool->users++;
 }
 
-/* Vector @v, which has a user, has one less: its last takes it out. */
-static void irq_spread_pool_del_user(struct irq_spread_pool *pool,
-				     unsigned int v)
+/*
+ * The count of puts wrapped: it goes on from 1, and every list takes 0,
+ * which the count is not again, so that each is walked whole once more.
+ */
+static noinline void irq_spread_pool_puts_wrapped(struct irq_spread_pool *pool)
+{
+	unsigned int cpu;
+
+	pool->puts = 1;
+	for (cpu = 0; cpu < pool->topo->nr_cpus; cpu++)
+		pool->by_first[cpu].seen = 0;
+}
+
+/*
+ * Vector @v, which has a user, has one less: its last takes it out.  No
+ * list is touched: the count of puts tells them their least may be lower.
+ */
+static __always_inline void
+irq_spread_pool_del_user(struct irq_spread_pool *pool, unsigned int v)
 {
 	struct irq_spread_pool_vec *vec = &pool->vec[v];
 	unsigned int users = vec->users;
@@ -259,9 +357,11 @@ static void irq_spread_pool_del_user(struct irq_spread_pool *pool,
 	if (users == 1)
 		irq_spread_pool_unindex(pool, v, 1);
 	else if (vec->node >= 0 && users <= IRQ_SPREAD_POOL_BUCKETS)
-		irq_spread_pool_bucket_move(pool, vec->node, v, users, users - 1);
+		irq_spread_pool_bucket_down(pool, vec->node, v, users);
 	vec->users = users - 1;
 	pool->users--;
+	if (unlikely(!++pool->puts))
+		irq_spread_pool_puts_wrapped(pool);
 }
 
 /*
@@ -324,16 +424,23 @@ static int irq_spread_pool_node_least(struct irq_spread_pool *pool,
 	return best;
 }
 
-/* Whether all of vector @v's CPUs are in @cpus, which holds its first. */
-static bool irq_spread_pool_within(const struct irq_spread_pool *pool,
-				   unsigned int v, const unsigned long *cpus)
+/*
+ * Whether a get for @cpus, which hold vector @v's first CPU, may take it:
+ * it is not in @skip (%NULL: none), and all its CPUs are in @cpus.
+ */
+static __always_inline bool
+irq_spread_pool_may_take(const struct irq_spread_pool *pool, unsigned int v,
+			 const unsigned long *cpus, const unsigned long *skip)
 {
 	const struct irq_spread_pool_vec *vec = &pool->vec[v];
-	const unsigned long *mask = irq_spread_pool_mask(pool, v);
+	const unsigned long *mask;
 	unsigned int w;
 
+	if (skip && test_bit(v, skip))
+		return false;
 	if (vec->first == vec->last)
 		return true;
+	mask = irq_spread_pool_mask(pool, v);
 	for (w = vec->first / BITS_PER_LONG; w <= vec->last / BITS_PER_LONG; w++)
 		if (mask[w] & ~cpus[w])
 			return false;
@@ -341,34 +448,83 @@ static bool irq_spread_pool_within(const struct irq_spread_pool *pool,
 }
 
 /*
+ * The vector of all of @list with the lowest key below *@limit that a get
+ * for @cpus, not taking @skip, may take, its key into *@limit; or @best.
+ * The list's least users, and where they start, are found on the way.
+ */
+static int irq_spread_pool_list_scan(struct irq_spread_pool *pool,
+				     struct irq_spread_pool_list *list,
+				     const unsigned long *cpus,
+				     const unsigned long *skip,
+				     u64 *limit, int best)
+{
+	unsigned int least = UINT_MAX, start = IRQ_SPREAD_POOL_NONE, v;
+	u64 key;
+
+	for (v = list->head; v != IRQ_SPREAD_POOL_NONE; v = pool->vec[v].next) {
+		if (pool->vec[v].users < least) {
+			least = pool->vec[v].users;
+			start = v;
+		}
+		key = irq_spread_pool_key(pool, v);
+		if (key >= *limit ||
+		    !irq_spread_pool_may_take(pool, v, cpus, skip))
+			continue;
+		*limit = key;
+		best = v;
+	}
+	list->least = least;
+	list->start = start;
+	list->seen = pool->puts;
+	return best;
+}
+
+/*
  * The least used requested vector with fewer than @cap users whose CPUs
  * are all in @cpus, not in @skip (%NULL: none), lowest number among
  * equals, or @best if it is less used; -ENOSPC if there is none.  Only
- * the lists of the CPUs of @cpus are walked, a word of CPUs at a time.
+ * the lists of the CPUs of @cpus are walked, a word of CPUs at a time,
+ * each from its start to the first vector the get may take that has the
+ * list's least users; one without, or put since it was last walked
+ * whole, is walked whole.
  */
-static int irq_spread_pool_walk(const struct irq_spread_pool *pool,
-				const unsigned long *cpus, unsigned int cap,
-				const unsigned long *skip, int best)
+static __always_inline int
+irq_spread_pool_walk(struct irq_spread_pool *pool, const unsigned long *cpus,
+		     unsigned int cap, const unsigned long *skip, int best)
 {
 	unsigned int words = BITS_TO_LONGS(pool->topo->nr_cpus), w, v;
+	const struct irq_spread_pool_vec *vec;
+	struct irq_spread_pool_list *list;
 	u64 limit = (u64)cap << 32, key;
 	unsigned long bits;
 
 	if (best >= 0)
 		limit = min(limit, irq_spread_pool_key(pool, best));
 	for (w = 0; w < words; w++) {
-		bits = cpus[w] & pool->firsts[w];
-		while (bits) {
-			v = pool->by_first[w * BITS_PER_LONG + __ffs(bits)];
-			bits &= bits - 1;
-			for (; v != IRQ_SPREAD_POOL_NONE; v = pool->vec[v].next) {
-				key = irq_spread_pool_key(pool, v);
-				if (key >= limit || (skip && test_bit(v, skip)) ||
-				    !irq_spread_pool_within(pool, v, cpus))
+		for (bits = cpus[w] & pool->firsts[w]; bits; bits &= bits - 1) {
+			list = &pool->by_first[w * BITS_PER_LONG + __ffs(bits)];
+			v = IRQ_SPREAD_POOL_NONE;
+			if (list->seen == pool->puts) {
+				/* No vector of the list is below its least. */
+				if (limit <= (u64)list->least << 32)
+					continue;
+				v = list->start;
+			}
+			for (; v != IRQ_SPREAD_POOL_NONE; v = vec->next) {
+				vec = &pool->vec[v];
+				key = (u64)vec->users << 32 | v;
+				if (key >= limit ||
+				    !irq_spread_pool_may_take(pool, v, cpus, skip))
 					continue;
 				limit = key;
 				best = v;
+				if (vec->users == list->least)
+					break;
 			}
+			if (v == IRQ_SPREAD_POOL_NONE)
+				best = irq_spread_pool_list_scan(pool, list, cpus,
+								 skip, &limit,
+								 best);
 		}
 	}
 	return best;
@@ -432,19 +588,19 @@ static bool irq_spread_pool_level(struct irq_spread_pool *pool,
 
 /*
  * The least used vector with fewer than @cap users, not in @skip, whose
- * CPUs are all in @pool->near or on the nodes of @pool->level: the least
- * of each node's, of the walk of @pool->near, and of the vectors on more
- * than one node, checked against the level's CPUs; -ENOSPC if none.
+ * CPUs are all in @pool->near or on the nodes of @pool->level, given
+ * @near, that of @pool->near: the least of it, of each node's, and of the
+ * vectors on more than one node, checked against the level's CPUs;
+ * -ENOSPC if none.
  */
 static int irq_spread_pool_level_least(struct irq_spread_pool *pool,
 				       unsigned int cap,
-				       const unsigned long *skip)
+				       const unsigned long *skip, int near)
 {
 	struct irq_spread_topology *topo = pool->topo;
 	unsigned int n = topo->nr_cpus, v;
-	int best, node, c;
+	int best = near, node, c;
 
-	best = irq_spread_pool_walk(pool, pool->near, cap, skip, -ENOSPC);
 	for_each_set_bit(node, pool->level, topo->nr_nodes) {
 		c = irq_spread_pool_node_least(pool, node, cap, skip);
 		if (c >= 0 && irq_spread_pool_less(pool, c, best))
@@ -479,18 +635,24 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 	struct irq_spread_topology *topo = pool->topo;
 	unsigned int n = topo->nr_cpus, cpu, hop;
 	unsigned int share = irq_spread_pool_share(pool);
-	int v, node;
+	unsigned int cap = pool->info.max_users ?: UINT_MAX;
+	int v, near, node;
 
 	if (!cpus)
 		return irq_spread_pool_least_used(pool, NULL, share, skip);
 
+	/*
+	 * The least used vector near, under the cap of the hop levels, is
+	 * this level's answer if it has fewer users than the share; else
+	 * none here has, and it is every hop level's vector near.
+	 */
 	bitmap_copy(pool->near, cpus, n);
 	for_each_set_bit(cpu, cpus, n)
 		bitmap_or(pool->near, pool->near,
 			  topo->ops->sibling_cpus(topo, cpu), n);
-	v = irq_spread_pool_least_used(pool, pool->near, share, skip);
-	if (v >= 0)
-		return v;
+	near = irq_spread_pool_walk(pool, pool->near, cap, skip, -ENOSPC);
+	if (near >= 0 && pool->vec[near].users < share)
+		return near;
 
 	bitmap_zero(pool->nodes, topo->nr_nodes);
 	for_each_set_bit(cpu, cpus, n) {
@@ -507,9 +669,7 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 		 * users of nr vectors.  The least used of them has at most
 		 * S / nr users, below it, so only max_users can stop it.
 		 */
-		v = irq_spread_pool_level_least(pool,
-						pool->info.max_users ?: UINT_MAX,
-						skip);
+		v = irq_spread_pool_level_least(pool, cap, skip, near);
 		if (v >= 0)
 			return v;
 	}
@@ -665,7 +825,8 @@ static void irq_spread_pool_release(struct irq_spread_pool *pool,
 }
 
 /* Give back a user of vector @v, which has one. */
-static void irq_spread_pool_drop(struct irq_spread_pool *pool, unsigned int v)
+static __always_inline void
+irq_spread_pool_drop(struct irq_spread_pool *pool, unsigned int v)
 {
 	lockdep_assert_held(&pool->lock);
 	irq_spread_pool_del_user(pool, v);
@@ -675,17 +836,25 @@ static void irq_spread_pool_drop(struct irq_spread_pool *pool, unsigned int v)
 
 /*
  * A vector for a consumer of @cpus (%NULL: any CPU), none of @skip while
- * another has room, one more user of it; its index, or an error.
+ * another has room, one more user of it; its index, or an error: -EINVAL
+ * if @cpus is empty, which only a get that finds no vector in step 1 need
+ * check, as it takes a vector within @cpus.
  */
-static int irq_spread_pool_take(struct irq_spread_pool *pool,
-				const unsigned long *cpus,
-				const unsigned long *skip)
+static __always_inline int
+irq_spread_pool_take(struct irq_spread_pool *pool, const unsigned long *cpus,
+		     const unsigned long *skip)
 {
+	unsigned int share;
 	int v;
 
 	lockdep_assert_held(&pool->lock);
-	v = irq_spread_pool_least_used(pool, cpus, irq_spread_pool_share(pool),
-				       skip);
+	share = irq_spread_pool_share(pool);
+	if (cpus)
+		v = irq_spread_pool_walk(pool, cpus, share, skip, -ENOSPC);
+	else
+		v = irq_spread_pool_least_used(pool, NULL, share, skip);
+	if (v < 0 && cpus && bitmap_empty(cpus, pool->topo->nr_cpus))
+		return -EINVAL;
 	if (v < 0 && pool->nr_requested < pool->info.nr_vectors)
 		v = irq_spread_pool_request(pool, cpus);
 	else if (v < 0)
@@ -717,7 +886,7 @@ int irq_spread_pool_topo_get(struct irq_spread_pool *pool,
 {
 	int v;
 
-	if (!pool || (cpus && bitmap_empty(cpus, pool->topo->nr_cpus)))
+	if (!pool)
 		return -EINVAL;
 
 	mutex_lock(&pool->lock);
@@ -1306,7 +1475,7 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 		__set_bit(v, pool->free);
 	}
 	for (v = 0; v < n; v++)
-		pool->by_first[v] = IRQ_SPREAD_POOL_NONE;
+		irq_spread_pool_list_init(pool, v);
 	mutex_init(&pool->lock);
 
 	mutex_lock(&irq_spread_pools_lock);

@@ -178,10 +178,10 @@ int irq_spread_topo_hop_distance(const struct irq_spread_topology *topo,
  * @irq: its Linux interrupt number, as the request callback returned it
  * @displaced: CPU hotplug moved it off its home mask, where it goes back
  *	once every CPU of it is online again
- * @links: the vectors of placement-only devices it serves
- *	(&irq_spread_vec.pool_link)
  *
- * The fields a get reads for each vector it looks at come first.
+ * The fields a get reads for each vector it looks at come first; the
+ * vectors of placement-only devices it serves are in &irq_spread_pool.links,
+ * away from the fields gets and puts read.
  */
 struct irq_spread_pool_vec {
 	unsigned int users;
@@ -193,7 +193,6 @@ struct irq_spread_pool_vec {
 	unsigned long *buckets;
 	unsigned int irq;
 	bool displaced;
-	struct list_head links;
 };
 
 /* No vector: the end of a list of &irq_spread_pool.by_first. */
@@ -248,6 +247,8 @@ struct irq_spread_pool_list {
  * @puts: puts since the pool was created, never 0 again once it wraps
  * @nr_requested: number of requested vectors
  * @vec: the @info.nr_vectors vectors
+ * @links: per vector, the vectors of placement-only devices it serves
+ *	(&irq_spread_vec.pool_link)
  * @masks: the vectors' CPUs: vector i's is the bitmap at @masks + i * @stride,
  *	empty while it is not requested
  * @homes: while a vector is displaced, its mask before CPU hotplug moved it,
@@ -290,6 +291,7 @@ struct irq_spread_pool {
 	unsigned int puts;
 	unsigned int nr_requested;
 	struct irq_spread_pool_vec *vec;
+	struct list_head *links;
 	unsigned long *masks;
 	unsigned long *homes;
 	unsigned long *exclude;
@@ -359,7 +361,7 @@ int irq_spread_irq_notifier(unsigned int irq,
  *	device (irq_spread_dev_pool_get()), or %NULL; written under the
  *	pool's lock and @sd->lock
  * @pool_vector: while @pool, the index of that vector in the pool
- * @pool_link: while @pool, in the pool vector's &irq_spread_pool_vec.links
+ * @pool_link: while @pool, in the pool vector's list in &irq_spread_pool.links
  * @hint: two masks, used in turn: the one applied last, which is the
  *	interrupt's affinity hint, and the next one, so that the hint never
  *	changes under the interrupt core

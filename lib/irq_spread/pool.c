@@ -311,8 +311,8 @@ static void irq_spread_pool_unindex(struct irq_spread_pool *pool,
  * Vector @v has one user more: its first puts it in the index; a walk of
  * its list need not start at it any more.
  */
-static void irq_spread_pool_add_user(struct irq_spread_pool *pool,
-				     unsigned int v)
+static __always_inline void
+irq_spread_pool_add_user(struct irq_spread_pool *pool, unsigned int v)
 {
 	struct irq_spread_pool_vec *vec = &pool->vec[v];
 	unsigned int users = vec->users;
@@ -742,7 +742,7 @@ static void irq_spread_pool_moved(struct irq_spread_pool *pool, unsigned int v)
 
 	lockdep_assert_held(&pool->lock);
 	irq_spread_pool_apply(pool, v);
-	list_for_each_entry(vec, &pool->vec[v].links, pool_link) {
+	list_for_each_entry(vec, &pool->links[v], pool_link) {
 		mutex_lock(&vec->sd->lock);
 		irq_spread_vec_serve(vec, irq_spread_pool_mask(pool, v));
 		mutex_unlock(&vec->sd->lock);
@@ -797,7 +797,7 @@ static void irq_spread_pool_unlink(struct irq_spread_pool *pool, unsigned int v)
 	struct irq_spread_vec *vec, *tmp;
 
 	lockdep_assert_held(&pool->lock);
-	list_for_each_entry_safe(vec, tmp, &pool->vec[v].links, pool_link) {
+	list_for_each_entry_safe(vec, tmp, &pool->links[v], pool_link) {
 		mutex_lock(&vec->sd->lock);
 		list_del_init(&vec->pool_link);
 		vec->pool = NULL;
@@ -1037,7 +1037,7 @@ int irq_spread_dev_pool_get(struct irq_spread_dev *sd, unsigned int vector,
 	mutex_lock(&sd->lock);
 	vec->pool = pool;
 	vec->pool_vector = p;
-	list_add_tail(&vec->pool_link, &pool->vec[p].links);
+	list_add_tail(&vec->pool_link, &pool->links[p]);
 	irq_spread_vec_serve(vec, irq_spread_pool_mask(pool, p));
 	mutex_unlock(&sd->lock);
 	p += pool->info.first_vector;
@@ -1406,6 +1406,7 @@ static void irq_spread_pool_free(struct irq_spread_pool *pool)
 	bitmap_free(pool->exclude);
 	kvfree(pool->homes);
 	kvfree(pool->masks);
+	kvfree(pool->links);
 	kvfree(pool->vec);
 	kfree(pool->info.name);
 	kfree(pool);
@@ -1441,6 +1442,7 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 			     cpumask_size() / sizeof(long));
 	pool->info.name = kstrdup(info->name, GFP_KERNEL);
 	pool->vec = kvcalloc(info->nr_vectors, sizeof(*pool->vec), GFP_KERNEL);
+	pool->links = kvcalloc(info->nr_vectors, sizeof(*pool->links), GFP_KERNEL);
 	pool->masks = kvcalloc(array_size(info->nr_vectors, pool->stride),
 			       sizeof(long), GFP_KERNEL);
 	pool->homes = kvcalloc(array_size(info->nr_vectors, pool->stride),
@@ -1462,8 +1464,8 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 					     pool->words),
 				 sizeof(long), GFP_KERNEL);
 	pool->least = kvcalloc(nodes, sizeof(*pool->least), GFP_KERNEL);
-	if (!pool->info.name || !pool->vec || !pool->masks || !pool->homes ||
-	    !pool->exclude || !pool->want || !pool->asked || !pool->near ||
+	if (!pool->info.name || !pool->vec || !pool->links || !pool->masks ||
+	    !pool->homes || !pool->exclude || !pool->want || !pool->asked || !pool->near ||
 	    !pool->hop || !pool->nodes || !pool->skip || !pool->level ||
 	    !pool->free || !pool->by_first || !pool->firsts ||
 	    !pool->spanning || !pool->buckets || !pool->least) {
@@ -1471,7 +1473,7 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 		return ERR_PTR(-ENOMEM);
 	}
 	for (v = 0; v < info->nr_vectors; v++) {
-		INIT_LIST_HEAD(&pool->vec[v].links);
+		INIT_LIST_HEAD(&pool->links[v]);
 		__set_bit(v, pool->free);
 	}
 	for (v = 0; v < n; v++)

@@ -221,7 +221,7 @@ static void irq_spread_pool_list_init(struct irq_spread_pool *pool,
 	__clear_bit(cpu, pool->firsts);
 }
 
-/* Vector @v joins @list, or has fewer users: @users. */
+/* Vector @v, of @users users, joins @list. */
 static void irq_spread_pool_list_lower(struct irq_spread_pool_list *list,
 				       unsigned int v, unsigned int users)
 {
@@ -512,7 +512,7 @@ irq_spread_pool_walk(struct irq_spread_pool *pool, const unsigned long *cpus,
 			}
 			for (; v != IRQ_SPREAD_POOL_NONE; v = vec->next) {
 				vec = &pool->vec[v];
-				key = (u64)vec->users << 32 | v;
+				key = irq_spread_pool_key(pool, v);
 				if (key >= limit ||
 				    !irq_spread_pool_may_take(pool, v, cpus, skip))
 					continue;
@@ -531,12 +531,12 @@ irq_spread_pool_walk(struct irq_spread_pool *pool, const unsigned long *cpus,
 }
 
 /*
- * The least used requested vector with fewer than @cap users whose CPUs
- * are all in @cpus (%NULL: anywhere), not in @skip (%NULL: none), lowest
- * number among equals; -ENOSPC if there is none.
+ * The least used requested vector anywhere with fewer than @cap users,
+ * not in @skip (%NULL: none), lowest number among equals; -ENOSPC if
+ * there is none.  Gets for some CPUs walk their lists instead
+ * (irq_spread_pool_walk()).
  */
 static int irq_spread_pool_least_used(struct irq_spread_pool *pool,
-				      const unsigned long *cpus,
 				      unsigned int cap,
 				      const unsigned long *skip)
 {
@@ -544,9 +544,6 @@ static int irq_spread_pool_least_used(struct irq_spread_pool *pool,
 	int best = -ENOSPC, c;
 
 	lockdep_assert_held(&pool->lock);
-	if (cpus)
-		return irq_spread_pool_walk(pool, cpus, cap, skip, best);
-
 	for (node = 0; node < pool->topo->nr_nodes; node++) {
 		c = irq_spread_pool_node_least(pool, node, cap, skip);
 		if (c >= 0 && irq_spread_pool_less(pool, c, best))
@@ -624,22 +621,22 @@ static int irq_spread_pool_level_least(struct irq_spread_pool *pool,
 }
 
 /*
- * Step 3: the nearest vector with room, not in @skip, or -ENOSPC.
+ * Step 3: the nearest vector with room, not in @skip, or -ENOSPC; @share
+ * is the pool's, irq_spread_pool_share().
  * @pool->near holds @cpus and their siblings; a NUMA hop level adds the
  * nodes within that many hops of theirs, and includes the levels before it.
  */
 static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
-				   const unsigned long *cpus,
+				   const unsigned long *cpus, unsigned int share,
 				   const unsigned long *skip)
 {
 	struct irq_spread_topology *topo = pool->topo;
 	unsigned int n = topo->nr_cpus, cpu, hop;
-	unsigned int share = irq_spread_pool_share(pool);
 	unsigned int cap = pool->info.max_users ?: UINT_MAX;
 	int v, near, node;
 
 	if (!cpus)
-		return irq_spread_pool_least_used(pool, NULL, share, skip);
+		return irq_spread_pool_least_used(pool, share, skip);
 
 	/*
 	 * The least used vector near, under the cap of the hop levels, is
@@ -673,7 +670,7 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 		if (v >= 0)
 			return v;
 	}
-	return irq_spread_pool_least_used(pool, NULL, share, skip);
+	return irq_spread_pool_least_used(pool, share, skip);
 }
 
 /*
@@ -852,15 +849,15 @@ irq_spread_pool_take(struct irq_spread_pool *pool, const unsigned long *cpus,
 	if (cpus)
 		v = irq_spread_pool_walk(pool, cpus, share, skip, -ENOSPC);
 	else
-		v = irq_spread_pool_least_used(pool, NULL, share, skip);
+		v = irq_spread_pool_least_used(pool, share, skip);
 	if (v < 0 && cpus && bitmap_empty(cpus, pool->topo->nr_cpus))
 		return -EINVAL;
 	if (v < 0 && pool->nr_requested < pool->info.nr_vectors)
 		v = irq_spread_pool_request(pool, cpus);
 	else if (v < 0)
-		v = irq_spread_pool_nearest(pool, cpus, skip);
+		v = irq_spread_pool_nearest(pool, cpus, share, skip);
 	if (v == -ENOSPC && skip)
-		v = irq_spread_pool_nearest(pool, cpus, NULL);
+		v = irq_spread_pool_nearest(pool, cpus, share, NULL);
 	if (v >= 0)
 		irq_spread_pool_add_user(pool, v);
 	return v;

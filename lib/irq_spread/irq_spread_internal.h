@@ -159,8 +159,6 @@ extern struct irq_spread_topology irq_spread_system;
 bool irq_spread_hop_by_distance(const struct irq_spread_nodes *nodes,
 				int node, unsigned int hop, unsigned long *dst,
 				unsigned int nr_cpus);
-int irq_spread_topo_hop_distance(const struct irq_spread_topology *topo,
-				 int node, unsigned int hop);
 
 /**
  * struct irq_spread_pool_vec - one vector of a pool
@@ -267,12 +265,15 @@ struct irq_spread_pool_list {
  *	it is
  * @firsts: the CPUs whose list in @by_first is not empty
  * @spanning: the requested vectors whose CPUs are on more than one node
+ * @nr_spanning: how many there are
  * @words: longs in a bitmap of @info.nr_vectors bits
  * @buckets: per node, per user count k from 0 to IRQ_SPREAD_POOL_BUCKETS,
  *	the bitmap of the requested vectors all on the node with k users (the
  *	last, with k or more), @words longs; word w of bucket k of node n is
  *	at (n * @words + w) * (IRQ_SPREAD_POOL_BUCKETS + 1) + k
  * @least: per node, a user count below which its buckets are empty
+ * @hop_limit: scratch: per node of @nodes, the distance of the NUMA hop
+ *	level step 3 of a get is at
  * @debugfs: the pool's debugfs file
  *
  * Lock order: irq_spread_pools_lock, @lock, then the lock of a device
@@ -306,9 +307,11 @@ struct irq_spread_pool {
 	struct irq_spread_pool_list *by_first;
 	unsigned long *firsts;
 	unsigned long *spanning;
+	unsigned int nr_spanning;
 	unsigned int words;
 	unsigned long *buckets;
 	unsigned int *least;
+	int *hop_limit;
 	struct dentry *debugfs;
 };
 

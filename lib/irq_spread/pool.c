@@ -262,6 +262,7 @@ static void irq_spread_pool_index(struct irq_spread_pool *pool, unsigned int v,
 	vec->node = irq_spread_pool_mask_node(pool, mask, vec->first);
 	if (vec->node < 0) {
 		__set_bit(v, pool->spanning);
+		pool->nr_spanning++;
 	} else {
 		vec->buckets = irq_spread_pool_bucket_word(pool, vec->node, v, 0);
 		irq_spread_pool_bucket_add(pool, vec->node, v, users);
@@ -291,10 +292,12 @@ static void irq_spread_pool_unindex(struct irq_spread_pool *pool,
 	struct irq_spread_pool_vec *vec = &pool->vec[v];
 	struct irq_spread_pool_list *list = &pool->by_first[vec->first];
 
-	if (vec->node >= 0)
+	if (vec->node >= 0) {
 		irq_spread_pool_bucket_del(pool, v, users);
-	else
+	} else {
 		__clear_bit(v, pool->spanning);
+		pool->nr_spanning--;
+	}
 	if (list->start == v)
 		list->start = vec->next;
 	if (vec->prev != IRQ_SPREAD_POOL_NONE)
@@ -448,18 +451,34 @@ irq_spread_pool_may_take(const struct irq_spread_pool *pool, unsigned int v,
 }
 
 /*
- * The vector of all of @list with the lowest key below *@limit that a get
- * for @cpus, not taking @skip, may take, its key into *@limit; or @best.
- * The list's least users, and where they start, are found on the way.
+ * The key of the vector of @list with the lowest key below @limit that a
+ * get for @cpus, not taking @skip, may take; @limit if there is none.
+ * The walk starts at the list's start, unless a put came since the list
+ * was last walked whole; it stops at the first vector it may take that
+ * has the list's least users.  If it finds none, the whole list is walked,
+ * and its least users, their start and the puts it has seen are set anew.
  */
-static int irq_spread_pool_list_scan(struct irq_spread_pool *pool,
-				     struct irq_spread_pool_list *list,
-				     const unsigned long *cpus,
-				     const unsigned long *skip,
-				     u64 *limit, int best)
+static noinline u64 irq_spread_pool_list_walk(struct irq_spread_pool *pool,
+					      struct irq_spread_pool_list *list,
+					      const unsigned long *cpus,
+					      const unsigned long *skip,
+					      u64 limit)
 {
 	unsigned int least = UINT_MAX, start = IRQ_SPREAD_POOL_NONE, v;
 	u64 key;
+
+	if (list->seen == pool->puts) {
+		for (v = list->start; v != IRQ_SPREAD_POOL_NONE;
+		     v = pool->vec[v].next) {
+			key = irq_spread_pool_key(pool, v);
+			if (key >= limit ||
+			    !irq_spread_pool_may_take(pool, v, cpus, skip))
+				continue;
+			limit = key;
+			if (pool->vec[v].users == list->least)
+				return limit;
+		}
+	}
 
 	for (v = list->head; v != IRQ_SPREAD_POOL_NONE; v = pool->vec[v].next) {
 		if (pool->vec[v].users < least) {
@@ -467,67 +486,57 @@ static int irq_spread_pool_list_scan(struct irq_spread_pool *pool,
 			start = v;
 		}
 		key = irq_spread_pool_key(pool, v);
-		if (key >= *limit ||
-		    !irq_spread_pool_may_take(pool, v, cpus, skip))
-			continue;
-		*limit = key;
-		best = v;
+		if (key < limit && irq_spread_pool_may_take(pool, v, cpus, skip))
+			limit = key;
 	}
 	list->least = least;
 	list->start = start;
 	list->seen = pool->puts;
-	return best;
+	return limit;
 }
 
 /*
  * The least used requested vector with fewer than @cap users whose CPUs
  * are all in @cpus, not in @skip (%NULL: none), lowest number among
- * equals, or @best if it is less used; -ENOSPC if there is none.  Only
- * the lists of the CPUs of @cpus are walked, a word of CPUs at a time,
- * each from its start to the first vector the get may take that has the
- * list's least users; one without, or put since it was last walked
- * whole, is walked whole.
+ * equals; -ENOSPC if there is none.  Only the lists of the CPUs of @cpus
+ * are walked, a word of CPUs at a time.  A list not put since its last
+ * whole walk usually has its answer at its start, which is all a get for
+ * one CPU looks at; else irq_spread_pool_list_walk() walks it.
  */
 static __always_inline int
 irq_spread_pool_walk(struct irq_spread_pool *pool, const unsigned long *cpus,
-		     unsigned int cap, const unsigned long *skip, int best)
+		     unsigned int cap, const unsigned long *skip)
 {
 	unsigned int words = BITS_TO_LONGS(pool->topo->nr_cpus), w, v;
-	const struct irq_spread_pool_vec *vec;
+	u64 none = (u64)cap << 32, limit = none;
 	struct irq_spread_pool_list *list;
-	u64 limit = (u64)cap << 32, key;
 	unsigned long bits;
 
-	if (best >= 0)
-		limit = min(limit, irq_spread_pool_key(pool, best));
 	for (w = 0; w < words; w++) {
 		for (bits = cpus[w] & pool->firsts[w]; bits; bits &= bits - 1) {
 			list = &pool->by_first[w * BITS_PER_LONG + __ffs(bits)];
-			v = IRQ_SPREAD_POOL_NONE;
 			if (list->seen == pool->puts) {
 				/* No vector of the list is below its least. */
 				if (limit <= (u64)list->least << 32)
 					continue;
+				/*
+				 * Those before the start have more users,
+				 * those after it as many are numbered higher.
+				 */
 				v = list->start;
-			}
-			for (; v != IRQ_SPREAD_POOL_NONE; v = vec->next) {
-				vec = &pool->vec[v];
-				key = irq_spread_pool_key(pool, v);
-				if (key >= limit ||
-				    !irq_spread_pool_may_take(pool, v, cpus, skip))
+				if (v != IRQ_SPREAD_POOL_NONE &&
+				    pool->vec[v].users == list->least &&
+				    irq_spread_pool_may_take(pool, v, cpus, skip)) {
+					limit = min(limit,
+						    irq_spread_pool_key(pool, v));
 					continue;
-				limit = key;
-				best = v;
-				if (vec->users == list->least)
-					break;
+				}
 			}
-			if (v == IRQ_SPREAD_POOL_NONE)
-				best = irq_spread_pool_list_scan(pool, list, cpus,
-								 skip, &limit,
-								 best);
+			limit = irq_spread_pool_list_walk(pool, list, cpus, skip,
+							  limit);
 		}
 	}
-	return best;
+	return limit < none ? (int)(u32)limit : -ENOSPC;
 }
 
 /*
@@ -558,25 +567,35 @@ static int irq_spread_pool_least_used(struct irq_spread_pool *pool,
 }
 
 /*
- * The nodes within @hop hops of a node of @pool->nodes into @pool->level;
- * false if no node of them has a hop @hop.
+ * The next NUMA hop level of the nodes of @pool->nodes into @pool->level:
+ * each node's hop after the one whose distance @pool->hop_limit holds (-1
+ * before its first), the nodes with CPUs at most the next distinct
+ * distance away.  That distance goes into @pool->hop_limit.  False if no
+ * node has another hop.
  */
-static bool irq_spread_pool_level(struct irq_spread_pool *pool,
-				  unsigned int hop)
+static bool irq_spread_pool_level(struct irq_spread_pool *pool)
 {
 	struct irq_spread_topology *topo = pool->topo;
-	int node, k, limit;
+	int node, k, d, next;
 	bool found = false;
 
 	bitmap_zero(pool->level, topo->nr_nodes);
 	for_each_set_bit(node, pool->nodes, topo->nr_nodes) {
-		limit = irq_spread_topo_hop_distance(topo, node, hop);
-		if (limit < 0)
+		next = INT_MAX;
+		for (k = 0; k < topo->nr_nodes; k++) {
+			if (!topo->ops->node_cpus(topo, k))
+				continue;
+			d = topo->ops->distance(topo, node, k);
+			if (d > pool->hop_limit[node] && d < next)
+				next = d;
+		}
+		if (next == INT_MAX)
 			continue;
+		pool->hop_limit[node] = next;
 		found = true;
 		for (k = 0; k < topo->nr_nodes; k++) {
 			if (topo->ops->node_cpus(topo, k) &&
-			    topo->ops->distance(topo, node, k) <= limit)
+			    topo->ops->distance(topo, node, k) <= next)
 				__set_bit(k, pool->level);
 		}
 	}
@@ -603,7 +622,7 @@ static int irq_spread_pool_level_least(struct irq_spread_pool *pool,
 		if (c >= 0 && irq_spread_pool_less(pool, c, best))
 			best = c;
 	}
-	if (bitmap_empty(pool->spanning, pool->info.nr_vectors))
+	if (!pool->nr_spanning)
 		return best;
 
 	bitmap_copy(pool->hop, pool->near, n);
@@ -647,18 +666,21 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 	for_each_set_bit(cpu, cpus, n)
 		bitmap_or(pool->near, pool->near,
 			  topo->ops->sibling_cpus(topo, cpu), n);
-	near = irq_spread_pool_walk(pool, pool->near, cap, skip, -ENOSPC);
+	near = irq_spread_pool_walk(pool, pool->near, cap, skip);
 	if (near >= 0 && pool->vec[near].users < share)
 		return near;
 
+	/* The hop levels start from the nodes of @cpus, before their first. */
 	bitmap_zero(pool->nodes, topo->nr_nodes);
 	for_each_set_bit(cpu, cpus, n) {
 		node = topo->ops->cpu_node(topo, cpu);
-		if (node >= 0 && node < topo->nr_nodes)
+		if (node >= 0 && node < topo->nr_nodes) {
 			__set_bit(node, pool->nodes);
+			pool->hop_limit[node] = -1;
+		}
 	}
 	for (hop = 0; hop < IRQ_SPREAD_MAX_HOPS; hop++) {
-		if (!irq_spread_pool_level(pool, hop))
+		if (!irq_spread_pool_level(pool))
 			break;
 		/*
 		 * The cap within a hop level is the share of the level's
@@ -847,7 +869,7 @@ irq_spread_pool_take(struct irq_spread_pool *pool, const unsigned long *cpus,
 	lockdep_assert_held(&pool->lock);
 	share = irq_spread_pool_share(pool);
 	if (cpus)
-		v = irq_spread_pool_walk(pool, cpus, share, skip, -ENOSPC);
+		v = irq_spread_pool_walk(pool, cpus, share, skip);
 	else
 		v = irq_spread_pool_least_used(pool, share, skip);
 	if (v < 0 && cpus && bitmap_empty(cpus, pool->topo->nr_cpus))
@@ -1387,6 +1409,7 @@ static bool irq_spread_pool_info_valid(const struct irq_spread_topology *topo,
 
 static void irq_spread_pool_free(struct irq_spread_pool *pool)
 {
+	kvfree(pool->hop_limit);
 	kvfree(pool->least);
 	kvfree(pool->buckets);
 	bitmap_free(pool->spanning);
@@ -1461,11 +1484,13 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 					     pool->words),
 				 sizeof(long), GFP_KERNEL);
 	pool->least = kvcalloc(nodes, sizeof(*pool->least), GFP_KERNEL);
+	pool->hop_limit = kvcalloc(nodes, sizeof(*pool->hop_limit), GFP_KERNEL);
 	if (!pool->info.name || !pool->vec || !pool->links || !pool->masks ||
 	    !pool->homes || !pool->exclude || !pool->want || !pool->asked || !pool->near ||
 	    !pool->hop || !pool->nodes || !pool->skip || !pool->level ||
 	    !pool->free || !pool->by_first || !pool->firsts ||
-	    !pool->spanning || !pool->buckets || !pool->least) {
+	    !pool->spanning || !pool->buckets || !pool->least ||
+	    !pool->hop_limit) {
 		irq_spread_pool_free(pool);
 		return ERR_PTR(-ENOMEM);
 	}

@@ -82,47 +82,6 @@ bool irq_spread_hop_by_distance(const struct irq_spread_nodes *nodes,
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_hop_by_distance);
 
-static int irq_spread_topo_nodes_distance(const void *priv, int from, int to)
-{
-	const struct irq_spread_topology *topo = priv;
-
-	return topo->ops->distance(topo, from, to);
-}
-
-static const unsigned long *irq_spread_topo_nodes_cpus(const void *priv,
-						       int node)
-{
-	const struct irq_spread_topology *topo = priv;
-
-	return topo->ops->node_cpus(topo, node);
-}
-
-/**
- * irq_spread_topo_hop_distance - the distance of a hop of a topology's node
- * @topo: the machine
- * @node: the node to count hops from
- * @hop: the hop, from 0
- *
- * The nodes at most @hop hops from @node are the nodes with CPUs at most
- * this distance from it, as in irq_spread_hop_by_distance().  Costs
- * O(@hop * nodes) distance lookups.
- *
- * Return: the distance, or -1 if there is no hop @hop.
- */
-int irq_spread_topo_hop_distance(const struct irq_spread_topology *topo,
-				 int node, unsigned int hop)
-{
-	const struct irq_spread_nodes nodes = {
-		.nr_nodes	= topo->nr_nodes,
-		.distance	= irq_spread_topo_nodes_distance,
-		.node_cpus	= irq_spread_topo_nodes_cpus,
-		.priv		= topo,
-	};
-
-	return irq_spread_hop_distance(&nodes, node, hop);
-}
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_hop_distance);
-
 /*
  * Hops by node_distance() over the nodes' CPU masks, rather than the
  * scheduler's hop masks: those gain a CPU coming online only once it is

@@ -52,8 +52,9 @@
  * it; a put leaves the lists alone and counts itself, and a get walks a
  * list put since its last whole walk whole.  A get costs O(CPUs asked /
  * BITS_PER_LONG + their vectors) at the asked CPUs and their siblings,
- * O(nodes) per hop level and overall, plus the engine's placement when it
- * requests a vector; a put O(1), and the driver's release on the last.
+ * O(nodes asked x nodes) per hop level, O(nodes) overall, plus the
+ * engine's placement when it requests a vector; a put O(1), and the
+ * driver's release on the last.
  *
  * The functions of the usual path of a get and of a put are inlined into
  * them (__always_inline): drivers call both per queue, and the calls

@@ -230,6 +230,15 @@ static struct irq_spread_pool *pool_new(struct kunit *test, struct test_topo *t,
 	return pool_create(test, t, dev, &info, true);
 }
 
+/* A pool as pool_new() makes, from vector 0, on the Xeon, into *@t. */
+static struct irq_spread_pool *pool_on_xeon(struct kunit *test,
+					    const struct pool_params *p,
+					    struct test_topo **t)
+{
+	*t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
+	return pool_new(test, *t, pool_dev_new(test), 0, p);
+}
+
 /* The CPUs of @pool's vector @v, counted from the pool's first. */
 static const unsigned long *pool_mask(const struct irq_spread_pool *pool,
 				      unsigned int v)
@@ -272,6 +281,18 @@ static int pool_get(struct kunit *test, struct test_topo *t,
 		scnprintf(buf, size, "%d:%*pbl", vec, n,
 			  pool_mask(pool, vec - pool->info.first_vector));
 	return vec;
+}
+
+/* Vectors 0 to @nr - 1 of @pool have @users[0] to @users[@nr - 1] users. */
+static void pool_expect_users(struct kunit *test,
+			      const struct irq_spread_pool *pool,
+			      const unsigned int *users, unsigned int nr)
+{
+	unsigned int v;
+
+	for (v = 0; v < nr; v++)
+		KUNIT_EXPECT_EQ_MSG(test, pool->vec[v].users, users[v],
+				    "vector %u", v);
 }
 
 /* Put every vector in @vecs, then check that nothing is left. */
@@ -616,9 +637,9 @@ static void irq_spread_pool_test_put_then_get(struct kunit *test)
 	 * each; the share is then 2, and the next gets take 0, then 1.
 	 */
 	static const int first[] = { 0, 1, 2, 0, 1 };
-	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
-	struct pool_dev *dev = pool_dev_new(test);
-	struct irq_spread_pool *pool = pool_new(test, t, dev, 0, &p);
+	static const unsigned int after[] = { 2, 2, 1 };
+	struct test_topo *t;
+	struct irq_spread_pool *pool = pool_on_xeon(test, &p, &t);
 	unsigned int i;
 	char buf[64];
 
@@ -639,9 +660,98 @@ static void irq_spread_pool_test_put_then_get(struct kunit *test)
 	pool->by_first[0].seen = 0;
 	KUNIT_ASSERT_EQ(test, irq_spread_pool_put(pool, 0), 0);
 	KUNIT_EXPECT_EQ(test, pool_get(test, t, pool, "0", buf, sizeof(buf)), 0);
-	KUNIT_EXPECT_EQ(test, pool->vec[0].users, 2);
-	KUNIT_EXPECT_EQ(test, pool->vec[1].users, 2);
-	KUNIT_EXPECT_EQ(test, pool->vec[2].users, 1);
+	pool_expect_users(test, pool, after, ARRAY_SIZE(after));
+}
+
+/*
+ * Gets for CPUs 0 and 1, each with a list: the least used of both lists,
+ * not the start of the first.
+ */
+static void irq_spread_pool_test_two_lists(struct kunit *test)
+{
+	static const struct pool_params p = { 0, NUMA, 3, 0 };
+	struct test_topo *t;
+	struct irq_spread_pool *pool = pool_on_xeon(test, &p, &t);
+	static const char * const cpu[] = { "0", "1", "2" };
+	static const unsigned int after[] = { 3, 3, 5 };
+	unsigned int r, i;
+	char buf[64];
+
+	/*
+	 * Vector i is requested on CPU i, then each gets a user in turn:
+	 * with 3k + i users, the share is k + 1 and vector i has k.
+	 */
+	for (r = 0; r < 5; r++)
+		for (i = 0; i < ARRAY_SIZE(cpu); i++)
+			KUNIT_ASSERT_EQ_MSG(test, pool_get(test, t, pool, cpu[i],
+							   buf, sizeof(buf)),
+					    i, "round %u", r);
+	/* 3, 1 and 5 users: 9, a share of 4. */
+	for (i = 0; i < 2; i++)
+		KUNIT_ASSERT_EQ(test, irq_spread_pool_put(pool, 0), 0);
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ(test, irq_spread_pool_put(pool, 1), 0);
+
+	/* Vector 1 has the fewest users of the two lists, then 2. */
+	KUNIT_EXPECT_EQ(test, pool_get(test, t, pool, "0-1", buf, sizeof(buf)), 1);
+	/* 3, 2 and 5: still 1, though 0 starts its list and is below 4. */
+	KUNIT_EXPECT_EQ(test, pool_get(test, t, pool, "0-1", buf, sizeof(buf)), 1);
+	pool_expect_users(test, pool, after, ARRAY_SIZE(after));
+}
+
+/*
+ * A vector with a CPU the get does not ask for is not taken, though it
+ * starts the list of the one it asks for.
+ */
+static void irq_spread_pool_test_start_too_wide(struct kunit *test)
+{
+	static const struct pool_params p = { 0, NUMA_CORE, 2, 0 };
+	struct test_topo *t;
+	struct irq_spread_pool *pool = pool_on_xeon(test, &p, &t);
+	char buf[64];
+
+	/* numa-core: vector 0 has its whole core, CPUs 0 and 28. */
+	KUNIT_ASSERT_EQ(test, pool_get(test, t, pool, "0,28", buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_STREQ(test, buf, "0:0,28");
+	/* Vector 0 is not within CPU 0: vector 1 is requested there. */
+	KUNIT_ASSERT_EQ(test, pool_get(test, t, pool, "0", buf, sizeof(buf)), 1);
+	KUNIT_EXPECT_STREQ(test, buf, "1:0");
+	/* Both have 1 user, the share is 2: vector 1, the one within CPU 0. */
+	KUNIT_EXPECT_EQ(test, pool_get(test, t, pool, "0", buf, sizeof(buf)), 1);
+	pool_expect_users(test, pool, (const unsigned int []){ 1, 2 }, 2);
+}
+
+/*
+ * Where a walk of a list would start has more users than the list had
+ * when it was walked whole: a lower numbered vector with as many is taken.
+ */
+static void irq_spread_pool_test_start_more_used(struct kunit *test)
+{
+	static const struct pool_params p = { 0, NUMA, 2, 0 };
+	/*
+	 * CPU 0 alone: 0 and 1 are requested (the share is 1 at the
+	 * second get), then 0 and 1 have 2 users each.
+	 */
+	static const int first[] = { 0, 1, 0, 1 };
+	static const unsigned int after[] = { 3, 2 };
+	struct test_topo *t;
+	struct irq_spread_pool *pool = pool_on_xeon(test, &p, &t);
+	unsigned int i;
+	char buf[64];
+
+	for (i = 0; i < ARRAY_SIZE(first); i++)
+		KUNIT_ASSERT_EQ_MSG(test, pool_get(test, t, pool, "0", buf,
+						   sizeof(buf)),
+				    first[i], "get %u", i);
+	/* 1 and 2 users: the next get takes 0, the least used. */
+	KUNIT_ASSERT_EQ(test, irq_spread_pool_put(pool, 0), 0);
+	KUNIT_ASSERT_EQ(test, pool_get(test, t, pool, "0", buf, sizeof(buf)), 0);
+	/*
+	 * 2 and 2, with a share of 3: 0, the lower, though the list found
+	 * its least at 1 user and its walk would start at 1.
+	 */
+	KUNIT_EXPECT_EQ(test, pool_get(test, t, pool, "0", buf, sizeof(buf)), 0);
+	pool_expect_users(test, pool, after, ARRAY_SIZE(after));
 }
 
 /**
@@ -1772,6 +1882,9 @@ static struct kunit_case irq_spread_pool_test_cases[] = {
 	KUNIT_CASE(irq_spread_pool_test_bound),
 	KUNIT_CASE(irq_spread_pool_test_many_users),
 	KUNIT_CASE(irq_spread_pool_test_put_then_get),
+	KUNIT_CASE(irq_spread_pool_test_two_lists),
+	KUNIT_CASE(irq_spread_pool_test_start_too_wide),
+	KUNIT_CASE(irq_spread_pool_test_start_more_used),
 	KUNIT_CASE_PARAM(irq_spread_pool_test_create_invalid, create_gen_params),
 	KUNIT_CASE(irq_spread_pool_test_invalid),
 	KUNIT_CASE(irq_spread_pool_test_show),

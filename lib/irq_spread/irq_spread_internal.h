@@ -242,7 +242,6 @@ struct irq_spread_pool_list {
  * @lock: serialises gets, puts, moves and the driver's callbacks; protects
  *	the fields below, @policy and @restricted
  * @users: users of all vectors
- * @puts: puts since the pool was created, never 0 again once it wraps
  * @nr_requested: number of requested vectors
  * @vec: the @info.nr_vectors vectors
  * @links: per vector, the vectors of placement-only devices it serves
@@ -261,6 +260,9 @@ struct irq_spread_pool_list {
  *	bits
  * @level: scratch: the nodes of one NUMA hop level, @topo->nr_nodes bits
  * @free: the vectors not requested, @info.nr_vectors bits
+ * @puts: puts since the pool was created, never 0 again once it wraps;
+ *	apart from @users, which a put changes with it: two counters side by
+ *	side are updated as one vector, which costs a put more
  * @by_first: per CPU, the list of the requested vectors whose first CPU
  *	it is
  * @firsts: the CPUs whose list in @by_first is not empty
@@ -289,7 +291,6 @@ struct irq_spread_pool {
 	size_t stride;
 	struct mutex lock;	/* gets, puts, moves and callbacks */
 	unsigned int users;
-	unsigned int puts;
 	unsigned int nr_requested;
 	struct irq_spread_pool_vec *vec;
 	struct list_head *links;
@@ -304,6 +305,7 @@ struct irq_spread_pool {
 	unsigned long *skip;
 	unsigned long *level;
 	unsigned long *free;
+	unsigned int puts;
 	struct irq_spread_pool_list *by_first;
 	unsigned long *firsts;
 	unsigned long *spanning;

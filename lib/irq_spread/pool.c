@@ -152,9 +152,9 @@ irq_spread_pool_bucket_word(const struct irq_spread_pool *pool,
  * its own words of the node's buckets.  @pool->least stays a bound below
  * which every bucket is empty; a search raises it.
  */
-static void irq_spread_pool_bucket_add(struct irq_spread_pool *pool,
-				       unsigned int node, unsigned int v,
-				       unsigned int users)
+static __always_inline void
+irq_spread_pool_bucket_add(struct irq_spread_pool *pool, unsigned int node,
+			   unsigned int v, unsigned int users)
 {
 	unsigned int k = min_t(unsigned int, users, IRQ_SPREAD_POOL_BUCKETS);
 
@@ -163,8 +163,9 @@ static void irq_spread_pool_bucket_add(struct irq_spread_pool *pool,
 }
 
 /* Vector @v leaves the bucket of @users users of its node. */
-static void irq_spread_pool_bucket_del(struct irq_spread_pool *pool,
-				       unsigned int v, unsigned int users)
+static __always_inline void
+irq_spread_pool_bucket_del(struct irq_spread_pool *pool, unsigned int v,
+			   unsigned int users)
 {
 	unsigned int k = min_t(unsigned int, users, IRQ_SPREAD_POOL_BUCKETS);
 
@@ -189,9 +190,9 @@ irq_spread_pool_bucket_up(struct irq_spread_pool *pool, unsigned int v,
  * Vector @v of node @node goes from @users users, at most
  * IRQ_SPREAD_POOL_BUCKETS, to one less.
  */
-static void irq_spread_pool_bucket_down(struct irq_spread_pool *pool,
-					unsigned int node, unsigned int v,
-					unsigned int users)
+static __always_inline void
+irq_spread_pool_bucket_down(struct irq_spread_pool *pool, unsigned int node,
+			    unsigned int v, unsigned int users)
 {
 	irq_spread_pool_bucket_del(pool, v, users);
 	irq_spread_pool_bucket_add(pool, node, v, users - 1);
@@ -1012,6 +1013,20 @@ int irq_spread_pool_get(struct irq_spread_pool *pool,
 }
 EXPORT_SYMBOL_GPL(irq_spread_pool_get);
 
+/*
+ * A put of vector @v, which has at most one user: the last, or -EINVAL.
+ * Out of line, as irq_spread_pool_take() is: the usual put keeps fewer
+ * registers without it.
+ */
+static noinline int irq_spread_pool_put_last(struct irq_spread_pool *pool,
+					     unsigned int v)
+{
+	if (!pool->vec[v].users)
+		return -EINVAL;
+	irq_spread_pool_drop(pool, v);
+	return 0;
+}
+
 /**
  * irq_spread_pool_put - give back a user of a pool vector
  * @pool: the pool
@@ -1036,10 +1051,10 @@ int irq_spread_pool_put(struct irq_spread_pool *pool, unsigned int vector)
 	v = vector - pool->info.first_vector;
 
 	mutex_lock(&pool->lock);
-	if (pool->vec[v].users)
-		irq_spread_pool_drop(pool, v);
+	if (pool->vec[v].users > 1)
+		irq_spread_pool_del_user(pool, v);
 	else
-		ret = -EINVAL;
+		ret = irq_spread_pool_put_last(pool, v);
 	mutex_unlock(&pool->lock);
 	return ret;
 }

@@ -80,6 +80,8 @@ struct irq_spread_topology_ops {
  * @lock: serialises spreads and releases on this topology; protects @load
  * @load: per CPU, the number of placed vectors whose mask holds that CPU;
  *	allocated by the first spread, @nr_cpus entries
+ * @held: the sum of @load: while it is 0, a spread orders the CPUs as on
+ *	an idle machine, and stops within a tier
  * @leaving: CPUs on their way offline, which no spread uses although
  *	@ops still reports them online; %NULL for none.  Set and cleared by
  *	the device layer's CPU hotplug callbacks with atomic bit operations.
@@ -100,6 +102,7 @@ struct irq_spread_topology {
 	void *priv;
 	struct mutex lock;	/* serialises spreads, protects @load */
 	unsigned int *load;
+	unsigned long held;
 	unsigned long *leaving;
 	struct irq_spread_order *order;
 	raw_spinlock_t query_lock;	/* protects @query */

@@ -39,7 +39,10 @@
  * first, and stops at the first tier that completes the slots needed: under
  * numa and numa-core the tiers hold the first slots in turn; under core the
  * rank 0 slots of every tier come before any rank 1 slot, so it stops once
- * the tiers gathered hold N rank 0 slots.  The slots gathered are sorted by
+ * the tiers gathered hold N rank 0 slots.  With a load, the tier that
+ * completes them is gathered whole, as its load may reorder it; a spread
+ * on a topology with no vector counted orders as a query does, with none,
+ * and stops within that tier.  The slots gathered are sorted by
  * one stable counting sort on a key packing tier and rank, core load and
  * load (in up to three passes, or a comparison sort, when the loads are too
  * far apart to pack).  A tier costs word-wise bitmap operations on the
@@ -747,8 +750,10 @@ static void irq_spread_place(struct irq_spread_topology *topo,
 
 		bitmap_zero(mask, stride * BITS_PER_LONG);
 		__set_bit(cpu, mask);
-		if (!(flags & IRQ_SPREAD_NO_HOLD))
+		if (!(flags & IRQ_SPREAD_NO_HOLD)) {
 			topo->load[cpu]++;
+			topo->held++;
+		}
 		/* A core with one vector gives it all its eligible threads. */
 		if (!whole || (shared &&
 			       o->tmp[irq_spread_order_lead(o, cpu)] != 1))
@@ -757,8 +762,10 @@ static void irq_spread_place(struct irq_spread_topology *topo,
 			if (!test_bit(c, o->usable))
 				continue;
 			__set_bit(c, mask);
-			if (!(flags & IRQ_SPREAD_NO_HOLD))
+			if (!(flags & IRQ_SPREAD_NO_HOLD)) {
 				topo->load[c]++;
+				topo->held++;
+			}
 		}
 	}
 }
@@ -788,6 +795,7 @@ int irq_spread_topology_init(struct irq_spread_topology *topo,
 	topo->nr_nodes = nr_nodes;
 	topo->priv = priv;
 	topo->load = NULL;
+	topo->held = 0;
 	mutex_init(&topo->lock);
 	raw_spin_lock_init(&topo->query_lock);
 	return irq_spread_topology_alloc(topo);
@@ -841,6 +849,7 @@ void irq_spread_topology_destroy(struct irq_spread_topology *topo)
 {
 	kfree(topo->load);
 	topo->load = NULL;
+	topo->held = 0;
 	if (topo->order)
 		irq_spread_order_free(topo->order);
 	kfree(topo->order);
@@ -932,7 +941,9 @@ int irq_spread_topo_spread(struct irq_spread_topology *topo, int node,
 		ret = -ENODEV;
 		goto unlock;
 	}
-	irq_spread_order_build(o, topo, node, policy, topo->load, nvec);
+	/* No load at all orders as none: the first tier may be cut short. */
+	irq_spread_order_build(o, topo, node, policy,
+			       topo->held ? topo->load : NULL, nvec);
 	irq_spread_place(topo, policy, nvec, flags, o, masks, stride);
 unlock:
 	mutex_unlock(&topo->lock);
@@ -1072,11 +1083,14 @@ static void irq_spread_topo_account(struct irq_spread_topology *topo,
 		goto unlock;
 	for (i = 0; i < nvec; i++) {
 		for_each_set_bit(cpu, masks + i * stride, topo->nr_cpus) {
-			if (add)
+			if (add) {
 				topo->load[cpu]++;
+				topo->held++;
 			/* Releasing what was not placed: keep the rest right. */
-			else if (!WARN_ON_ONCE(!topo->load[cpu]))
+			} else if (!WARN_ON_ONCE(!topo->load[cpu])) {
 				topo->load[cpu]--;
+				topo->held--;
+			}
 		}
 	}
 unlock:

@@ -651,7 +651,8 @@ static void irq_spread_order_sort(struct irq_spread_order *o,
 	u64 packed;
 
 	nb = by_core ? o->nr_tiers * o->nr_ranks : o->nr_tiers;
-	for (i = 0; by_core && i < o->nr; i++) {
+	/* With every rank 0, the bucket is the tier. */
+	for (i = 0; by_core && o->nr_ranks > 1 && i < o->nr; i++) {
 		cpu = o->slots[i];
 		if (policy == IRQ_SPREAD_NUMA_CORE)
 			o->key[cpu] = o->key[cpu] * o->nr_ranks + o->tmp[i];
@@ -712,12 +713,16 @@ static void irq_spread_order_build(struct irq_spread_order *o,
 /*
  * Under numa-core, count in @o->tmp (free after the sort) the vectors on
  * each core, at the index of its lowest slot; return whether any core gets
- * more than one.
+ * more than one.  Slots all of rank 0 are on distinct cores: then none
+ * does if there are as many slots as vectors, and nothing is counted.
  */
 static bool irq_spread_count_cores(unsigned int nvec, struct irq_spread_order *o)
 {
 	unsigned int i, s = 0, used = min(nvec, o->valid);
 	bool shared = false;
+
+	if (o->nr_ranks == 1 && nvec <= o->valid)
+		return false;
 
 	for (i = 0; i < used; i++)
 		o->tmp[irq_spread_order_lead(o, o->slots[i])] = 0;

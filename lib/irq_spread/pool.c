@@ -1045,10 +1045,12 @@ int irq_spread_pool_put(struct irq_spread_pool *pool, unsigned int vector)
 	unsigned int v;
 	int ret = 0;
 
-	if (!pool || vector < pool->info.first_vector ||
-	    vector - pool->info.first_vector >= pool->info.nr_vectors)
+	if (!pool)
 		return -EINVAL;
+	/* Below the first vector, the difference wraps past the last. */
 	v = vector - pool->info.first_vector;
+	if (v >= pool->info.nr_vectors)
+		return -EINVAL;
 
 	mutex_lock(&pool->lock);
 	if (pool->vec[v].users > 1)

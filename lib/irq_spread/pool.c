@@ -458,6 +458,25 @@ irq_spread_pool_may_take(const struct irq_spread_pool *pool, unsigned int v,
 }
 
 /*
+ * Whether @list's start, not put since the list was last walked whole, is
+ * its answer to a get for @cpus, not taking @skip: it has the list's least
+ * users and the get may take it.  Those before the start have more users,
+ * those after it as many are numbered higher.
+ */
+static __always_inline bool
+irq_spread_pool_start_answers(const struct irq_spread_pool *pool,
+			      const struct irq_spread_pool_list *list,
+			      const unsigned long *cpus,
+			      const unsigned long *skip)
+{
+	unsigned int v = list->start;
+
+	return v != IRQ_SPREAD_POOL_NONE &&
+	       pool->vec[v].users == list->least &&
+	       irq_spread_pool_may_take(pool, v, cpus, skip);
+}
+
+/*
  * The key of the vector of @list with the lowest key below @limit that a
  * get for @cpus, not taking @skip, may take; @limit if there is none.
  * The walk starts at the list's start, unless a put came since the list
@@ -514,7 +533,7 @@ static __always_inline int
 irq_spread_pool_walk(struct irq_spread_pool *pool, const unsigned long *cpus,
 		     unsigned int cap, const unsigned long *skip)
 {
-	unsigned int words = BITS_TO_LONGS(pool->topo->nr_cpus), w, v;
+	unsigned int words = BITS_TO_LONGS(pool->topo->nr_cpus), w;
 	u64 none = (u64)cap << 32, limit = none;
 	struct irq_spread_pool_list *list;
 	unsigned long bits;
@@ -526,16 +545,11 @@ irq_spread_pool_walk(struct irq_spread_pool *pool, const unsigned long *cpus,
 				/* No vector of the list is below its least. */
 				if (limit <= (u64)list->least << 32)
 					continue;
-				/*
-				 * Those before the start have more users,
-				 * those after it as many are numbered higher.
-				 */
-				v = list->start;
-				if (v != IRQ_SPREAD_POOL_NONE &&
-				    pool->vec[v].users == list->least &&
-				    irq_spread_pool_may_take(pool, v, cpus, skip)) {
+				if (irq_spread_pool_start_answers(pool, list, cpus,
+								  skip)) {
 					limit = min(limit,
-						    irq_spread_pool_key(pool, v));
+						    irq_spread_pool_key(pool,
+									list->start));
 					continue;
 				}
 			}
@@ -920,16 +934,13 @@ irq_spread_pool_take_start(struct irq_spread_pool *pool,
 			return -EAGAIN;
 		list = &pool->by_first[w * BITS_PER_LONG + __ffs(bits)];
 	}
-	if (!list || list->seen != pool->puts)
+	if (!list || list->seen != pool->puts ||
+	    list->least >= irq_spread_pool_share(pool) ||
+	    !irq_spread_pool_start_answers(pool, list, cpus, NULL))
 		return -EAGAIN;
 	v = list->start;
 	least = list->least;
-	if (v == IRQ_SPREAD_POOL_NONE || least >= irq_spread_pool_share(pool))
-		return -EAGAIN;
 	vec = &pool->vec[v];
-	if (vec->users != least ||
-	    !irq_spread_pool_may_take(pool, v, cpus, NULL))
-		return -EAGAIN;
 
 	irq_spread_pool_list_pass(pool, list, v);
 	if (vec->node >= 0 && least < IRQ_SPREAD_POOL_BUCKETS)

@@ -734,6 +734,22 @@ static bool irq_spread_count_cores(unsigned int nvec, struct irq_spread_order *o
 	return shared;
 }
 
+/* One vector more on CPU @cpu, in its load and in the topology's. */
+static void irq_spread_hold_cpu(struct irq_spread_topology *topo,
+				unsigned int cpu)
+{
+	topo->load[cpu]++;
+	topo->held++;
+}
+
+/* One vector less on CPU @cpu, which has one. */
+static void irq_spread_unhold_cpu(struct irq_spread_topology *topo,
+				  unsigned int cpu)
+{
+	topo->load[cpu]--;
+	topo->held--;
+}
+
 /* Write the vectors' masks and count them in the load, unless NO_HOLD. */
 static void irq_spread_place(struct irq_spread_topology *topo,
 			     enum irq_spread_policy policy, unsigned int nvec,
@@ -755,10 +771,8 @@ static void irq_spread_place(struct irq_spread_topology *topo,
 
 		bitmap_zero(mask, stride * BITS_PER_LONG);
 		__set_bit(cpu, mask);
-		if (!(flags & IRQ_SPREAD_NO_HOLD)) {
-			topo->load[cpu]++;
-			topo->held++;
-		}
+		if (!(flags & IRQ_SPREAD_NO_HOLD))
+			irq_spread_hold_cpu(topo, cpu);
 		/* A core with one vector gives it all its eligible threads. */
 		if (!whole || (shared &&
 			       o->tmp[irq_spread_order_lead(o, cpu)] != 1))
@@ -767,10 +781,8 @@ static void irq_spread_place(struct irq_spread_topology *topo,
 			if (!test_bit(c, o->usable))
 				continue;
 			__set_bit(c, mask);
-			if (!(flags & IRQ_SPREAD_NO_HOLD)) {
-				topo->load[c]++;
-				topo->held++;
-			}
+			if (!(flags & IRQ_SPREAD_NO_HOLD))
+				irq_spread_hold_cpu(topo, c);
 		}
 	}
 }
@@ -1088,14 +1100,11 @@ static void irq_spread_topo_account(struct irq_spread_topology *topo,
 		goto unlock;
 	for (i = 0; i < nvec; i++) {
 		for_each_set_bit(cpu, masks + i * stride, topo->nr_cpus) {
-			if (add) {
-				topo->load[cpu]++;
-				topo->held++;
+			if (add)
+				irq_spread_hold_cpu(topo, cpu);
 			/* Releasing what was not placed: keep the rest right. */
-			} else if (!WARN_ON_ONCE(!topo->load[cpu])) {
-				topo->load[cpu]--;
-				topo->held--;
-			}
+			else if (!WARN_ON_ONCE(!topo->load[cpu]))
+				irq_spread_unhold_cpu(topo, cpu);
 		}
 	}
 unlock:

@@ -7,7 +7,7 @@
 # kunit.filter=speed>slow, so that the suite's slow cases, the benchmarks,
 # run at boot (each suite's file says what it times: page_pool_napi in
 # net/core/page_pool_napi_kunit.c, irq_spread_local_cpu_bench in
-# lib/irq_spread/irq_spread_local_cpu_bench_kunit.c).  Prints the suite's
+# lib/irq_spread/tests/local_cpu_bench_kunit.c).  Prints the suite's
 # result and its lines holding " bench: " as markdown; the guest's results
 # stay in OUTDIR (default $RUN/bench-SUITE).  Exits non-zero if the guest
 # did not finish, a case failed or no figure was printed.

@@ -10,7 +10,7 @@
 #include <linux/nodemask.h>
 #include <linux/numa.h>
 
-#include "irq_spread_internal.h"
+#include "engine.h"
 
 /**
  * irq_spread_local_cpu - a vector's CPU, in place of cpumask_local_spread()

@@ -6,10 +6,20 @@
  * changes the number of vectors in use, when the administrator writes a
  * policy or a CPU list to the registration's class device (or, through
  * net core, a netdev's files), and when a CPU goes offline or online.
- * This file holds the driver API and the devices' state;
- * device_irq.c what is applied to the interrupts, the administrator's
- * masks and the driver's callback; device_hotplug.c CPU hotplug; sysfs.c
- * the class device with the administrator's files.
+ *
+ * The device layer, one concern per file:
+ *
+ *	device.c	registration, and the driver's calls that read or
+ *			resize the placement
+ *	placement.c	a placement made and applied to the interrupts all or
+ *			nothing, and the driver told of what changed
+ *	irq.c		the interrupt core: attaching an interrupt, its
+ *			affinity notifier (which tells the administrator's
+ *			writes from the library's), the aRFS map
+ *	hotplug.c	CPUs going offline and coming online
+ *	sysfs.c		the administrator's knobs: policy and CPUs per device
+ *	param.c		the system default policy, irq_spread.policy=
+ *	debugfs.c	/sys/kernel/debug/irq_spread/
  *
  * What the administrator set (a policy, the CPUs a device may use, an
  * interrupt's affinity) lasts as long as the registration, through a
@@ -24,13 +34,13 @@
  *    (the library never takes it, so any call may be made with it held,
  *    but irq_spread_dev_unregister(), which waits for the driver's
  *    callback, which may take it);
- *  - irq_spread_devs_lock, a mutex: the list of devices.  Held to add a
- *    device (its first placement and its entry, so that a CPU hotplug
- *    callback sees it placed or not at all), to remove one, and by the
- *    CPU hotplug callbacks, the debugfs files and the class's irqs file
- *    (irq_spread_devs_irqs()), which visit every device in turn; or,
- *    never with it, the pools' locks (pool.c), a pool's taken before the
- *    lock of a device it belongs to or serves;
+ *  - &irq_spread_topology.devs_lock, a mutex: the machine's list of
+ *    devices.  Held to add a device (its first placement and its entry, so
+ *    that a CPU hotplug callback sees it placed or not at all), to remove
+ *    one, and by the CPU hotplug callbacks, the debugfs files and the
+ *    class's irqs file, which visit every device in turn; or, never with
+ *    it, the pools' locks (pool.c), a pool's taken before the lock of a
+ *    device it belongs to or serves;
  *  - &irq_spread_dev.lock, a mutex per device: the device's state.  Its
  *    calls, its files, its affinity notifications and its report work
  *    take it, and no other device's: two devices are placed, applied and
@@ -46,9 +56,10 @@
  * Nothing waits for the affinity notifier, the driver's callback or the
  * sysfs files with a device's lock held, as each of them takes it.
  *
- * Pools (pool.c) have their own locks, a mutex for the list of pools and
- * one per pool, which the library never takes with irq_spread_devs_lock or
- * a device's lock held: the irqs file reads the devices, then the pools.
+ * Pools (pool.c) have their own locks, a mutex for the machine's list of
+ * pools and one per pool, which the library never takes with the list of
+ * devices' lock or a device's lock held: the irqs file reads the devices,
+ * then the pools.
  */
 #define pr_fmt(fmt) "irq_spread: " fmt
 
@@ -59,29 +70,19 @@
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/irq_spread.h>
-#include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/lockdep.h>
 #include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/numa.h>
 #include <linux/overflow.h>
-#include <linux/printk.h>
-#include <linux/seq_file.h>
-#include <linux/seqlock.h>
 #include <linux/slab.h>
-#include <linux/string.h>
-#include <linux/sysfs.h>
 #include <linux/workqueue.h>
 
 #include <kunit/visibility.h>
 
-#include "irq_spread_internal.h"
-
-/* Protects irq_spread_devs; taken before any device's lock. */
-DEFINE_MUTEX(irq_spread_devs_lock);
-
-LIST_HEAD(irq_spread_devs);
+#include "device.h"
+#include "pool.h"
 
 static void irq_spread_vec_free(struct irq_spread_vec *vec)
 {
@@ -253,87 +254,26 @@ static bool irq_spread_dev_info_valid(const struct irq_spread_topology *topo,
 }
 
 /**
- * irq_spread_dev_spread - place some of a device's vectors
- * @sd: the device
- * @nvec: number of vectors
- * @policy: under this policy
- * @masks: where to write their masks, @sd->stride longs each
- * @flags: for irq_spread_topo_spread()
- *
- * Within the CPUs the device may use, counted in the load but for a
- * placement-only device, whose vectors are placed on the load of the
- * others and never counted: irq_spread_dev_release() and
- * irq_spread_dev_hold() then do nothing either.
- *
- * Context: process context, may sleep.
- * Return: as irq_spread_topo_spread().
- */
-int irq_spread_dev_spread(struct irq_spread_dev *sd, unsigned int nvec,
-			  enum irq_spread_policy policy, unsigned long *masks,
-			  unsigned int flags)
-{
-	if (sd->flags & IRQ_SPREAD_DEV_PLACE_ONLY)
-		flags |= IRQ_SPREAD_NO_HOLD;
-	return irq_spread_topo_spread(sd->topo, sd->node, nvec, policy,
-				      irq_spread_dev_exclude(sd), masks,
-				      sd->stride, flags);
-}
-
-/* Take @nvec masks of @sd out of the load, as irq_spread_topo_release(). */
-void irq_spread_dev_release(struct irq_spread_dev *sd, unsigned int nvec,
-			    const unsigned long *masks)
-{
-	if (!(sd->flags & IRQ_SPREAD_DEV_PLACE_ONLY))
-		irq_spread_topo_release(sd->topo, nvec, masks, sd->stride);
-}
-
-/* Count @nvec masks of @sd in the load again, as irq_spread_topo_hold(). */
-void irq_spread_dev_hold(struct irq_spread_dev *sd, unsigned int nvec,
-			 const unsigned long *masks)
-{
-	if (!(sd->flags & IRQ_SPREAD_DEV_PLACE_ONLY))
-		irq_spread_topo_hold(sd->topo, nvec, masks, sd->stride);
-}
-
-/**
- * irq_spread_dev_find - the registration of a device
+ * irq_spread_dev_find - the registration of a device on a machine
+ * @topo: the machine
  * @dev: the device
  *
- * Context: irq_spread_devs_lock held.
+ * Context: @topo->devs_lock held.
  * Return: its &struct irq_spread_dev, or %NULL if it is not registered.
  */
-struct irq_spread_dev *irq_spread_dev_find(const struct device *dev)
+struct irq_spread_dev *irq_spread_dev_find(struct irq_spread_topology *topo,
+					   const struct device *dev)
 {
 	struct irq_spread_dev *sd;
 
-	lockdep_assert_held(&irq_spread_devs_lock);
-	list_for_each_entry(sd, &irq_spread_devs, list) {
+	lockdep_assert_held(&topo->devs_lock);
+	list_for_each_entry(sd, &topo->devs, list) {
 		if (sd->dev == dev)
 			return sd;
 	}
 	return NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_find);
-
-/**
- * irq_spread_dev_eligible - the CPUs a device's vectors may use now
- * @sd: the device
- * @dst: where to write them, @sd->stride longs
- *
- * The topology's eligible CPUs (irq_spread_topo_eligible()) that the
- * administrator allowed the device; all of them if none is.
- *
- * Context: @sd->lock held, or @sd not listed yet.
- */
-void irq_spread_dev_eligible(const struct irq_spread_dev *sd,
-			     unsigned long *dst)
-{
-	unsigned int n = sd->topo->nr_cpus;
-
-	irq_spread_topo_eligible(sd->topo, dst);
-	if (sd->restricted && !bitmap_subset(dst, sd->exclude, n))
-		bitmap_andnot(dst, dst, sd->exclude, n);
-}
 
 /**
  * struct irq_spread_kept - what the administrator set on a device
@@ -456,9 +396,9 @@ static int irq_spread_dev_add(struct irq_spread_dev *sd)
 	unsigned int v;
 	int ret;
 
-	mutex_lock(&irq_spread_devs_lock);
+	mutex_lock(&sd->topo->devs_lock);
 	mutex_lock(&sd->lock);
-	if (irq_spread_dev_find(sd->dev)) {
+	if (irq_spread_dev_find(sd->topo, sd->dev)) {
 		ret = -EBUSY;
 		goto unlock;
 	}
@@ -471,10 +411,10 @@ static int irq_spread_dev_add(struct irq_spread_dev *sd)
 		irq_spread_vec_refresh(sd, v, sd->placed, sd->nr_active);
 	irq_spread_dev_rmap(sd);
 	irq_spread_dev_placed_afresh(sd);
-	list_add_tail(&sd->list, &irq_spread_devs);
+	list_add_tail(&sd->list, &sd->topo->devs);
 unlock:
 	mutex_unlock(&sd->lock);
-	mutex_unlock(&irq_spread_devs_lock);
+	mutex_unlock(&sd->topo->devs_lock);
 	return ret;
 }
 
@@ -488,7 +428,7 @@ static void irq_spread_dev_remove(struct irq_spread_dev *sd, unsigned int *irqs)
 	struct irq_spread_vec *vec;
 	unsigned int v;
 
-	mutex_lock(&irq_spread_devs_lock);
+	mutex_lock(&sd->topo->devs_lock);
 	list_del(&sd->list);
 	mutex_lock(&sd->lock);
 	sd->dead = true;
@@ -503,7 +443,7 @@ static void irq_spread_dev_remove(struct irq_spread_dev *sd, unsigned int *irqs)
 	}
 	irq_spread_dev_release(sd, sd->nr_active, sd->placed);
 	mutex_unlock(&sd->lock);
-	mutex_unlock(&irq_spread_devs_lock);
+	mutex_unlock(&sd->topo->devs_lock);
 }
 
 /**
@@ -530,8 +470,8 @@ irq_spread_dev_topo_register(struct irq_spread_topology *topo,
 		return ERR_PTR(-ENOMEM);
 	sd->dev = info->dev;
 	sd->node = info->node;
-	sd->policy = irq_spread_default_policy_is_set() ?
-		     irq_spread_default_policy() : info->policy;
+	sd->policy = READ_ONCE(topo->default_policy_set) ?
+		     READ_ONCE(topo->default_policy) : info->policy;
 	sd->ops = info->ops;
 	sd->priv = info->priv;
 	sd->rmap = info->rmap;
@@ -541,9 +481,9 @@ irq_spread_dev_topo_register(struct irq_spread_topology *topo,
 		sd->flags |= IRQ_SPREAD_DEV_NO_CLASS;
 	INIT_WORK(&sd->work, irq_spread_dev_work);
 
-	mutex_lock(&irq_spread_devs_lock);
-	ret = irq_spread_dev_find(sd->dev) ? -EBUSY : 0;
-	mutex_unlock(&irq_spread_devs_lock);
+	mutex_lock(&topo->devs_lock);
+	ret = irq_spread_dev_find(topo, sd->dev) ? -EBUSY : 0;
+	mutex_unlock(&topo->devs_lock);
 	if (ret)
 		goto err_free;
 	irq_spread_dev_restore(sd);
@@ -655,148 +595,6 @@ void irq_spread_dev_unregister(struct irq_spread_dev *sd)
 EXPORT_SYMBOL_GPL(irq_spread_dev_unregister);
 
 /**
- * irq_spread_dev_attach - give a vector its interrupt
- * @sd: the device
- * @vector: the device vector number
- * @irq: its Linux interrupt number (pci_irq_vector() and the like),
- *	allocated; normally requested
- *
- * Sets the vector's mask as the interrupt's affinity and affinity hint if
- * the vector is in use (a spread vector beyond irq_spread_dev_set_vectors()
- * only gets it once it is); the affinity alone, the administrator's, for
- * a vector the administrator set before it was detached, unless the
- * interrupt core refuses it (its CPUs all went offline meanwhile): then
- * the interrupt keeps its affinity, as one whose CPUs all go offline while
- * attached does, and the vector stays the administrator's.  Installs the
- * library's affinity notifier on the interrupt, which tells the
- * administrator's writes from the library's and keeps the device's aRFS
- * map in step.  The interrupt must have no other affinity notifier: see
- * &irq_spread_dev_info.rmap.  The driver must not set the interrupt's
- * affinity itself while it is attached: that would count as the
- * administrator's.
- *
- * Context: process context, may sleep.
- * Return: 0; -EINVAL if @sd is %NULL or placement-only
- * (%IRQ_SPREAD_DEV_PLACE_ONLY: a pool's vectors serve it), @vector out of
- * range or @irq 0; -EBUSY if the vector has an interrupt already or the
- * interrupt has
- * another affinity notifier; the interrupt core's error if it refuses the
- * notifier or the mask of a vector not the administrator's.  On error the
- * vector is left without an interrupt and the interrupt as it was.
- */
-int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
-			  unsigned int irq)
-{
-	struct irq_spread_vec *vec;
-	int ret;
-
-	if (!sd || !irq || (sd->flags & IRQ_SPREAD_DEV_PLACE_ONLY))
-		return -EINVAL;
-	mutex_lock(&sd->lock);
-	if (vector >= irq_spread_dev_nvec(sd)) {
-		mutex_unlock(&sd->lock);
-		return -EINVAL;
-	}
-	vec = sd->vec[vector];
-	if (vec->irq) {
-		mutex_unlock(&sd->lock);
-		return -EBUSY;
-	}
-	/* Until the notifier is in, nothing tells the administrator's. */
-	vec->irq = irq;
-	vec->hinted = false;
-	bitmap_zero(vec->seen, sd->stride * BITS_PER_LONG);
-	irq_spread_vec_reseen(sd, vec);
-	mutex_unlock(&sd->lock);
-
-	ret = irq_spread_irq_notifier(irq, &vec->notify);
-	if (ret)
-		goto err;
-
-	/*
-	 * The administrator's mask, kept while detached, has no hint.  One
-	 * the interrupt core refuses (none of its CPUs online) leaves the
-	 * interrupt as it is, attached: failing would leave it unplaced,
-	 * without a notifier, until it is attached again.
-	 */
-	mutex_lock(&sd->lock);
-	ret = 0;
-	if (vec->has_now && vec->admin) {
-		if (irq_spread_irq_affinity(irq, to_cpumask(vec->admin_mask)))
-			irq_spread_vec_reseen(sd, vec);
-		else
-			bitmap_copy(vec->seen, vec->admin_mask,
-				    sd->stride * BITS_PER_LONG);
-	} else if (vec->has_now) {
-		ret = irq_spread_vec_apply(sd, vec, vec->now);
-	}
-	if (!ret)
-		irq_spread_dev_rmap(sd);
-	mutex_unlock(&sd->lock);
-	if (!ret)
-		return 0;
-	irq_spread_irq_notifier(irq, NULL);
-err:
-	mutex_lock(&sd->lock);
-	vec->irq = 0;
-	mutex_unlock(&sd->lock);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(irq_spread_dev_attach);
-
-/**
- * irq_spread_dev_detach - take a vector's interrupt away
- * @sd: the device
- * @vector: the device vector number
- *
- * Removes the interrupt's affinity hint and the library's notifier; the
- * interrupt keeps its affinity, the vector its placement.  A vector the
- * administrator had set stays the administrator's, and so does one whose
- * interrupt the administrator set without the notification being
- * delivered yet: the next interrupt attached to it gets the
- * administrator's mask.  Call it before free_irq().  Does nothing for a
- * vector without an interrupt.
- *
- * Context: process context, may sleep (waits for a notification in
- * progress).
- */
-void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector)
-{
-	struct irq_spread_vec *vec;
-	unsigned int irq;
-
-	if (!sd)
-		return;
-	mutex_lock(&sd->lock);
-	if (vector >= irq_spread_dev_nvec(sd) || !sd->vec[vector]->irq) {
-		mutex_unlock(&sd->lock);
-		return;
-	}
-	vec = sd->vec[vector];
-	irq = vec->irq;
-	mutex_unlock(&sd->lock);
-
-	/*
-	 * Removing the notifier cancels a notification not delivered yet: an
-	 * administrator's write just before would be lost, and the next
-	 * interrupt attached would get the policy's CPUs.  Look at what the
-	 * interrupt has instead, once nothing is notified any more.
-	 */
-	irq_spread_irq_notifier(irq, NULL);
-	mutex_lock(&sd->lock);
-	if (vec->irq == irq) {
-		irq_spread_vec_seen(sd, vec, NULL);
-		if (vec->hinted)
-			irq_spread_irq_hint(irq, NULL);
-		vec->hinted = false;
-		vec->irq = 0;
-		irq_spread_dev_rmap(sd);
-	}
-	mutex_unlock(&sd->lock);
-}
-EXPORT_SYMBOL_GPL(irq_spread_dev_detach);
-
-/**
  * irq_spread_dev_vector_mask - the CPUs of a vector
  * @sd: the device
  * @vector: the device vector number
@@ -902,328 +700,10 @@ int irq_spread_dev_set_vectors(struct irq_spread_dev *sd, unsigned int nvec)
 		ret = -EINVAL;
 		goto unlock;
 	}
-	ret = irq_spread_dev_respread(sd, nvec, sd->policy, false, true);
+	ret = irq_spread_dev_respread(sd, nvec, sd->policy,
+				      IRQ_SPREAD_COMMIT_UNDO);
 unlock:
 	mutex_unlock(&sd->lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_set_vectors);
-
-/**
- * irq_spread_dev_set_policy - switch a device to a policy, as the admin does
- * @sd: the device
- * @policy: the policy
- *
- * What a write of the device's policy file does: hands the vectors the
- * administrator set back to the policy and places the vectors in use
- * afresh under @policy, within the CPUs the device may use, all of them
- * applied.  The same policy again only hands the vectors back.  The pools
- * @sd owns (&irq_spread_pool_info.owner) then place their requested
- * vectors afresh under @policy.  For a caller that shows the policy itself
- * (%IRQ_SPREAD_DEV_NO_CLASS).
- *
- * Context: process context, may sleep.
- * Return: 0; -EINVAL if @sd is %NULL or @policy is no policy; -ENOMEM; or
- * the interrupt core's error for a vector it refused to move.  On error
- * nothing changed: the policy, the placement, the interrupts and the
- * administrator's vectors are as they were.
- */
-int irq_spread_dev_set_policy(struct irq_spread_dev *sd,
-			      enum irq_spread_policy policy)
-{
-	int ret;
-
-	if (!sd || (unsigned int)policy >= IRQ_SPREAD_NR_POLICIES)
-		return -EINVAL;
-	mutex_lock(&sd->lock);
-	ret = irq_spread_dev_respread(sd, sd->nr_active, policy, true, true);
-	if (!ret)
-		sd->policy_set = true;
-	mutex_unlock(&sd->lock);
-	if (!ret)
-		irq_spread_pools_follow(sd);
-	return ret;
-}
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_policy);
-
-/**
- * irq_spread_dev_policy - a device's policy
- * @sd: the device
- *
- * Context: process context, may sleep.
- * Return: the policy the device's vectors are placed under.
- */
-enum irq_spread_policy irq_spread_dev_policy(struct irq_spread_dev *sd)
-{
-	enum irq_spread_policy policy;
-
-	mutex_lock(&sd->lock);
-	policy = sd->policy;
-	mutex_unlock(&sd->lock);
-	return policy;
-}
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_policy);
-
-/**
- * irq_spread_dev_set_cpu_bits - the CPUs a device may use, as a bitmap
- * @sd: the device
- * @cpus: the CPUs, @sd->topo->nr_cpus bits
- *
- * See irq_spread_dev_set_cpus(), which this is for any topology.
- *
- * Context: process context, may sleep.
- * Return: as irq_spread_dev_set_cpus().
- */
-int irq_spread_dev_set_cpu_bits(struct irq_spread_dev *sd,
-				const unsigned long *cpus)
-{
-	unsigned int n = sd->topo->nr_cpus, bits = sd->stride * BITS_PER_LONG;
-	unsigned long *old;
-	bool restricted;
-	int ret;
-
-	old = bitmap_zalloc(bits, GFP_KERNEL);
-	if (!old)
-		return -ENOMEM;
-	mutex_lock(&sd->lock);
-	/* Only a set that can take an interrupt now: no silent fallback. */
-	irq_spread_topo_eligible(sd->topo, sd->want);
-	ret = -EINVAL;
-	if (!bitmap_intersects(cpus, sd->want, n))
-		goto unlock;
-	bitmap_copy(old, sd->exclude, bits);
-	restricted = sd->restricted;
-	bitmap_complement(sd->exclude, cpus, n);
-	bitmap_clear(sd->exclude, n, bits - n);
-	sd->restricted = !bitmap_empty(sd->exclude, n);
-	ret = irq_spread_dev_respread(sd, sd->nr_active, sd->policy, false,
-				      true);
-	if (ret) {
-		bitmap_copy(sd->exclude, old, bits);
-		sd->restricted = restricted;
-	}
-unlock:
-	mutex_unlock(&sd->lock);
-	bitmap_free(old);
-	if (!ret)
-		irq_spread_pools_follow(sd);
-	return ret;
-}
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_cpu_bits);
-
-/**
- * irq_spread_dev_set_cpus - the CPUs a device may use
- * @sd: the device
- * @cpus: the CPUs; all of them for no restriction
- *
- * The administrator's choice of the CPUs the device's vectors go on, as
- * a write of the device's ``cpus`` file makes it: the vectors in use are
- * placed afresh under the device's policy within @cpus, the load of every
- * device still counted; the administrator's vectors stay as they are, and
- * CPU hotplug moves vectors within @cpus.  Should none of @cpus be able to
- * take an interrupt later (all offline), the vectors go on the eligible
- * CPUs until one is back.  The pools @sd owns place their requested
- * vectors afresh within @cpus.  For a caller that shows the CPUs itself
- * (%IRQ_SPREAD_DEV_NO_CLASS).
- *
- * Context: process context, may sleep.
- * Return: 0; -EINVAL if @sd or @cpus is %NULL or no CPU of @cpus can take
- * an interrupt now (none is online and a housekeeping CPU); -ENOMEM; or
- * the interrupt core's error for a vector it refused to move.  On error
- * nothing changed.
- */
-int irq_spread_dev_set_cpus(struct irq_spread_dev *sd,
-			    const struct cpumask *cpus)
-{
-	if (!sd || !cpus)
-		return -EINVAL;
-	return irq_spread_dev_set_cpu_bits(sd, cpumask_bits(cpus));
-}
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_cpus);
-
-/**
- * irq_spread_dev_cpus - the CPUs a device may use
- * @sd: the device
- * @cpus: where to write them: every CPU, unless the administrator
- *	restricted the device (irq_spread_dev_set_cpus())
- *
- * Context: process context, may sleep.
- */
-void irq_spread_dev_cpus(struct irq_spread_dev *sd, struct cpumask *cpus)
-{
-	unsigned int n = sd->topo->nr_cpus;
-
-	n = min_t(unsigned int, n, nr_cpumask_bits);
-	cpumask_clear(cpus);
-	mutex_lock(&sd->lock);
-	/* bitmap_complement() sets the bits past @n of its last word too. */
-	bitmap_complement(cpumask_bits(cpus), sd->exclude, n);
-	mutex_unlock(&sd->lock);
-	bitmap_clear(cpumask_bits(cpus), n, nr_cpumask_bits - n);
-}
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_cpus);
-
-/**
- * irq_spread_dev_vector_admin - whether the administrator set a vector
- * @sd: the device
- * @vector: the device vector number
- *
- * Context: process context, may sleep.
- * Return: true if the administrator set the vector's interrupt affinity
- * (``/proc/irq/N/smp_affinity``) since the last policy write: the vector
- * keeps it; false otherwise or for an invalid @vector.
- */
-bool irq_spread_dev_vector_admin(struct irq_spread_dev *sd,
-				 unsigned int vector)
-{
-	bool admin = false;
-
-	if (!sd)
-		return false;
-	mutex_lock(&sd->lock);
-	if (vector < irq_spread_dev_nvec(sd))
-		admin = sd->vec[vector]->admin;
-	mutex_unlock(&sd->lock);
-	return admin;
-}
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_vector_admin);
-
-static const char * const irq_spread_vec_kinds[] = { "pre", "spread", "post" };
-
-/* One line per vector of @sd. */
-static void irq_spread_dev_show(struct seq_file *m, struct irq_spread_dev *sd)
-{
-	unsigned int n = sd->topo->nr_cpus, v, k, kind;
-	const struct irq_spread_vec *vec;
-	const char *state;
-	char *path;
-
-	path = kobject_get_path(&sd->dev->kobj, GFP_KERNEL);
-	for (v = 0; v < irq_spread_dev_nvec(sd); v++) {
-		vec = sd->vec[v];
-		kind = v < sd->pre ? 0 : v < sd->pre + sd->nr ? 1 : 2;
-		state = vec->admin ? "admin" : "active";
-		if (irq_spread_dev_spread_index(sd, v, &k) && k >= sd->nr_active)
-			state = "inactive";
-		if (vec->pool)
-			state = "pool";
-		seq_printf(m, "%s %s %u ", path ?: "?",
-			   irq_spread_policy_name(sd->policy), v);
-		if (vec->irq)
-			seq_printf(m, "%u", vec->irq);
-		else
-			seq_puts(m, "-");
-		seq_printf(m, " %s %s ", irq_spread_vec_kinds[kind], state);
-		if (irq_spread_dev_current(sd, v, sd->want))
-			seq_printf(m, "%*pbl\n", n, sd->want);
-		else
-			seq_puts(m, "-\n");
-	}
-	kfree(path);
-}
-
-/**
- * irq_spread_devs_show - write every registered device's vectors
- * @m: the seq_file of ``/sys/kernel/debug/irq_spread/devices``
- * @v: unused
- *
- * A header, then one line per vector of every device: the device's sysfs
- * path (without /sys), its policy, the device vector number, its Linux
- * interrupt or "-", its kind ("pre", "spread" or "post"), its state
- * ("active", "admin" for one the administrator set, "inactive" for a
- * spread vector not in use, "pool" for one a pool vector serves) and its
- * CPUs (irq_spread_dev_vector_mask(), or "-").  Changes nothing.
- *
- * Return: 0.
- */
-int irq_spread_devs_show(struct seq_file *m, void *v)
-{
-	struct irq_spread_dev *sd;
-
-	seq_puts(m, "device policy vector irq kind state cpus\n");
-	mutex_lock(&irq_spread_devs_lock);
-	list_for_each_entry(sd, &irq_spread_devs, list) {
-		mutex_lock(&sd->lock);
-		irq_spread_dev_show(m, sd);
-		mutex_unlock(&sd->lock);
-	}
-	mutex_unlock(&irq_spread_devs_lock);
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_show);
-
-/**
- * irq_spread_notifiers_show - write whose affinity notifier each attached
- *	interrupt has
- * @m: the seq_file of ``/sys/kernel/debug/irq_spread/notifiers``
- * @v: unused
- *
- * A header, then one line per attached vector of every device of the
- * system: its Linux interrupt, the device's sysfs path, the device vector
- * number, and the owner of the interrupt's one affinity notifier:
- * "irq_spread" for the vector's own, "other" for anyone else's, "none".
- * Changes nothing.
- *
- * Return: 0.
- */
-int irq_spread_notifiers_show(struct seq_file *m, void *v)
-{
-	const struct irq_spread_vec *vec;
-	struct irq_spread_dev *sd;
-	unsigned int i;
-	char *path;
-
-	seq_puts(m, "irq device vector notifier\n");
-	mutex_lock(&irq_spread_devs_lock);
-	list_for_each_entry(sd, &irq_spread_devs, list) {
-		if (sd->topo != &irq_spread_system)
-			continue;
-		mutex_lock(&sd->lock);
-		path = kobject_get_path(&sd->dev->kobj, GFP_KERNEL);
-		for (i = 0; i < irq_spread_dev_nvec(sd); i++) {
-			vec = sd->vec[i];
-			if (vec->irq)
-				seq_printf(m, "%u %s %u %s\n", vec->irq,
-					   path ?: "?", i,
-					   irq_spread_vec_notifier(vec));
-		}
-		kfree(path);
-		mutex_unlock(&sd->lock);
-	}
-	mutex_unlock(&irq_spread_devs_lock);
-	return 0;
-}
-
-/**
- * irq_spread_devs_irqs - mark the interrupts attached to a machine's devices
- * @topo: the machine
- * @irqs: a bitmap of Linux interrupt numbers, @nr_irqs bits, where the
- *	interrupt of every vector of every device registered on @topo that
- *	has one (irq_spread_dev_attach()) is set
- * @nr_irqs: the size of @irqs; interrupts at or above it are left out
- *
- * Sets bits only, and changes nothing of the devices.
- *
- * Context: process context, may sleep: takes irq_spread_devs_lock, then
- * each device's lock in turn.
- */
-void irq_spread_devs_irqs(const struct irq_spread_topology *topo,
-			  unsigned long *irqs, unsigned int nr_irqs)
-{
-	struct irq_spread_dev *sd;
-	unsigned int v, irq;
-
-	mutex_lock(&irq_spread_devs_lock);
-	list_for_each_entry(sd, &irq_spread_devs, list) {
-		if (sd->topo != topo)
-			continue;
-		mutex_lock(&sd->lock);
-		for (v = 0; v < irq_spread_dev_nvec(sd); v++) {
-			irq = sd->vec[v]->irq;
-			if (irq && irq < nr_irqs)
-				__set_bit(irq, irqs);
-		}
-		mutex_unlock(&sd->lock);
-	}
-	mutex_unlock(&irq_spread_devs_lock);
-}

@@ -8,7 +8,6 @@
  */
 #define pr_fmt(fmt) "irq_spread: " fmt
 
-#include <linux/cache.h>
 #include <linux/compiler.h>
 #include <linux/export.h>
 #include <linux/irq_spread.h>
@@ -21,17 +20,11 @@
 
 #include <kunit/visibility.h>
 
-#include "irq_spread_internal.h"
+#include "device.h"
 
 /* The library is built in: name the parameter after it, not after this file. */
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "irq_spread."
-
-/* Written under the kernel_param lock, read anywhere. */
-static enum irq_spread_policy irq_spread_policy_default __read_mostly =
-	IRQ_SPREAD_NUMA;
-/* Whether the administrator set irq_spread_policy_default. */
-static bool irq_spread_policy_default_set __read_mostly;
 
 /**
  * irq_spread_default_policy - the policy devices get when they register
@@ -49,7 +42,7 @@ static bool irq_spread_policy_default_set __read_mostly;
  */
 enum irq_spread_policy irq_spread_default_policy(void)
 {
-	return READ_ONCE(irq_spread_policy_default);
+	return READ_ONCE(irq_spread_system.default_policy);
 }
 EXPORT_SYMBOL_GPL(irq_spread_default_policy);
 
@@ -57,7 +50,8 @@ EXPORT_SYMBOL_GPL(irq_spread_default_policy);
 #define IRQ_SPREAD_BAD_VALUE_LEN	32
 
 /**
- * irq_spread_default_policy_set - set the system default policy by name
+ * irq_spread_default_policy_set - set a machine's default policy by name
+ * @topo: the machine: irq_spread_system, or one of KUnit's
  * @val: the policy's name; one trailing newline is ignored
  * @booting: @val comes from the kernel command line
  *
@@ -65,16 +59,19 @@ EXPORT_SYMBOL_GPL(irq_spread_default_policy);
  * it would make parse_args() drop the arguments meant for init.  A bad value
  * at run time is refused.
  *
+ * Context: any; the module parameter's writes are serialised by the
+ * kernel_param lock, and the default is read anywhere.
  * Return: 0; or -EINVAL, changing nothing, if @val names no policy and
  * @booting is false.
  */
-int irq_spread_default_policy_set(const char *val, bool booting)
+int irq_spread_default_policy_set(struct irq_spread_topology *topo,
+				  const char *val, bool booting)
 {
 	int policy = irq_spread_policy_parse(val);
 
 	if (policy >= 0) {
-		WRITE_ONCE(irq_spread_policy_default, policy);
-		WRITE_ONCE(irq_spread_policy_default_set, true);
+		WRITE_ONCE(topo->default_policy, policy);
+		WRITE_ONCE(topo->default_policy_set, true);
 		return 0;
 	}
 	if (!booting)
@@ -82,42 +79,16 @@ int irq_spread_default_policy_set(const char *val, bool booting)
 	pr_warn("unknown policy \"%.*s%s\" on the command line, keeping %s\n",
 		IRQ_SPREAD_BAD_VALUE_LEN, val ?: "",
 		val && strlen(val) > IRQ_SPREAD_BAD_VALUE_LEN ? "..." : "",
-		irq_spread_policy_name(irq_spread_default_policy()));
+		irq_spread_policy_name(READ_ONCE(topo->default_policy)));
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_default_policy_set);
-
-/**
- * irq_spread_default_policy_is_set - whether the administrator set the default
- *
- * Return: true once irq_spread_default_policy_set() accepted a policy.
- */
-bool irq_spread_default_policy_is_set(void)
-{
-	return READ_ONCE(irq_spread_policy_default_set);
-}
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_default_policy_is_set);
-
-/**
- * irq_spread_default_policy_restore - put the system default back
- * @policy: the default, as irq_spread_default_policy() returned it
- * @set: as irq_spread_default_policy_is_set() returned it
- *
- * For KUnit, which must leave the default as it found it.
- */
-void irq_spread_default_policy_restore(enum irq_spread_policy policy,
-				       bool set)
-{
-	WRITE_ONCE(irq_spread_policy_default, policy);
-	WRITE_ONCE(irq_spread_policy_default_set, set);
-}
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_default_policy_restore);
 
 /* Built-in parameters are parsed before the scheduler runs, at boot only. */
 static int irq_spread_policy_param_set(const char *val,
 				       const struct kernel_param *kp)
 {
-	return irq_spread_default_policy_set(val,
+	return irq_spread_default_policy_set(&irq_spread_system, val,
 					     system_state == SYSTEM_BOOTING);
 }
 

@@ -11,7 +11,7 @@
 
 #include <kunit/visibility.h>
 
-#include "irq_spread_internal.h"
+#include "engine.h"
 
 static const char * const irq_spread_policy_names[] = {
 	[IRQ_SPREAD_NUMA]	= "numa",

@@ -88,12 +88,8 @@
 
 #include <kunit/visibility.h>
 
-#include "irq_spread_internal.h"
-
-/* Protects irq_spread_pools; taken before any pool's lock. */
-DEFINE_MUTEX(irq_spread_pools_lock);
-
-LIST_HEAD(irq_spread_pools);
+#include "device.h"
+#include "pool.h"
 
 static unsigned long *irq_spread_pool_mask(const struct irq_spread_pool *pool,
 					   unsigned int v)
@@ -1192,8 +1188,9 @@ int irq_spread_dev_pool_put(struct irq_spread_dev *sd, unsigned int vector)
 EXPORT_SYMBOL_GPL(irq_spread_dev_pool_put);
 
 /*
- * Call @fn(pool, @cpu) for every pool on @topo, or of @owner, with the
- * pool's lock held, once it has read its owner's policy and CPUs.
+ * Call @fn(pool, @cpu) for every pool on @topo, or only those of @owner
+ * if it is not %NULL, with the pool's lock held, once it has read its
+ * owner's policy and CPUs.
  */
 static void irq_spread_pools_each(struct irq_spread_topology *topo,
 				  struct irq_spread_dev *owner,
@@ -1203,17 +1200,16 @@ static void irq_spread_pools_each(struct irq_spread_topology *topo,
 {
 	struct irq_spread_pool *pool;
 
-	mutex_lock(&irq_spread_pools_lock);
-	list_for_each_entry(pool, &irq_spread_pools, list) {
-		if ((topo && pool->topo != topo) ||
-		    (owner && pool->owner != owner))
+	mutex_lock(&topo->pools_lock);
+	list_for_each_entry(pool, &topo->pools, list) {
+		if (owner && pool->owner != owner)
 			continue;
 		mutex_lock(&pool->lock);
 		irq_spread_pool_sync(pool);
 		fn(pool, cpu);
 		mutex_unlock(&pool->lock);
 	}
-	mutex_unlock(&irq_spread_pools_lock);
+	mutex_unlock(&topo->pools_lock);
 }
 
 /* Place every requested vector afresh, in vector order, and move them. */
@@ -1279,7 +1275,7 @@ static void irq_spread_pool_respread(struct irq_spread_pool *pool,
  */
 void irq_spread_pools_follow(struct irq_spread_dev *owner)
 {
-	irq_spread_pools_each(NULL, owner, irq_spread_pool_respread, 0);
+	irq_spread_pools_each(owner->topo, owner, irq_spread_pool_respread, 0);
 }
 
 /* @cpu is leaving: move the vectors of @pool whose mask holds it, only. */
@@ -1397,7 +1393,7 @@ void irq_spread_pools_dev_gone(struct irq_spread_dev *sd)
 
 	for (v = 0; v < irq_spread_dev_nvec(sd); v++)
 		irq_spread_dev_pool_put(sd, v);
-	irq_spread_pools_each(NULL, sd, irq_spread_pool_disown, 0);
+	irq_spread_pools_each(sd->topo, sd, irq_spread_pool_disown, 0);
 }
 
 /**
@@ -1449,16 +1445,14 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_pool_show);
  * Context: process context, may sleep: takes the list of pools' mutex,
  * then each pool's mutex in turn.
  */
-void irq_spread_pools_irqs(const struct irq_spread_topology *topo,
+void irq_spread_pools_irqs(struct irq_spread_topology *topo,
 			   unsigned long *irqs, unsigned int nr_irqs)
 {
 	struct irq_spread_pool *pool;
 	unsigned int v, irq;
 
-	mutex_lock(&irq_spread_pools_lock);
-	list_for_each_entry(pool, &irq_spread_pools, list) {
-		if (pool->topo != topo)
-			continue;
+	mutex_lock(&topo->pools_lock);
+	list_for_each_entry(pool, &topo->pools, list) {
 		mutex_lock(&pool->lock);
 		for (v = 0; v < pool->info.nr_vectors; v++) {
 			irq = pool->vec[v].irq;
@@ -1467,7 +1461,7 @@ void irq_spread_pools_irqs(const struct irq_spread_topology *topo,
 		}
 		mutex_unlock(&pool->lock);
 	}
-	mutex_unlock(&irq_spread_pools_lock);
+	mutex_unlock(&topo->pools_lock);
 }
 
 DEFINE_SHOW_ATTRIBUTE(irq_spread_pool);
@@ -1515,27 +1509,17 @@ static void irq_spread_pool_free(struct irq_spread_pool *pool)
 	kfree(pool);
 }
 
-/**
- * irq_spread_pool_topo_create - create a pool on a topology
- * @topo: the machine
- * @info: the pool; see irq_spread_pool_create()
- *
- * Context: process context, may sleep.
- * Return: the pool; ERR_PTR(-EINVAL) if @info is invalid (see
- * irq_spread_pool_create()); ERR_PTR(-ENOMEM).
- */
-struct irq_spread_pool *
-irq_spread_pool_topo_create(struct irq_spread_topology *topo,
-			    const struct irq_spread_pool_info *info)
+/* A pool of @info on @topo, with nothing requested; %NULL for no memory. */
+static struct irq_spread_pool *
+irq_spread_pool_alloc(struct irq_spread_topology *topo,
+		      const struct irq_spread_pool_info *info)
 {
 	unsigned int n = topo->nr_cpus, nodes = max(topo->nr_nodes, 1U), v;
 	struct irq_spread_pool *pool;
 
-	if (!irq_spread_pool_info_valid(topo, info))
-		return ERR_PTR(-EINVAL);
 	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
 	if (!pool)
-		return ERR_PTR(-ENOMEM);
+		return NULL;
 
 	pool->topo = topo;
 	pool->info = *info;
@@ -1575,7 +1559,7 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 	    !pool->spanning || !pool->buckets || !pool->least ||
 	    !pool->hop_limit) {
 		irq_spread_pool_free(pool);
-		return ERR_PTR(-ENOMEM);
+		return NULL;
 	}
 	for (v = 0; v < info->nr_vectors; v++) {
 		INIT_LIST_HEAD(&pool->links[v]);
@@ -1585,16 +1569,42 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 		irq_spread_pool_list_init(pool, v);
 	mutex_init(&pool->lock);
 
-	mutex_lock(&irq_spread_pools_lock);
+	return pool;
+}
+
+/**
+ * irq_spread_pool_topo_create - create a pool on a topology
+ * @topo: the machine
+ * @info: the pool; see irq_spread_pool_create()
+ *
+ * Context: process context, may sleep.
+ * Return: the pool; ERR_PTR(-EINVAL) if @info is invalid (see
+ * irq_spread_pool_create()); ERR_PTR(-ENOMEM).
+ */
+struct irq_spread_pool *
+irq_spread_pool_topo_create(struct irq_spread_topology *topo,
+			    const struct irq_spread_pool_info *info)
+{
+	struct irq_spread_pool *pool;
+
+	if (!irq_spread_pool_info_valid(topo, info))
+		return ERR_PTR(-EINVAL);
+	pool = irq_spread_pool_alloc(topo, info);
+	if (!pool)
+		return ERR_PTR(-ENOMEM);
+
+	mutex_lock(&topo->pools_lock);
 	mutex_lock(&pool->lock);
 	pool->owner = info->owner;
 	irq_spread_pool_sync(pool);
 	mutex_unlock(&pool->lock);
-	list_add_tail(&pool->list, &irq_spread_pools);
-	mutex_unlock(&irq_spread_pools_lock);
-	pool->debugfs = debugfs_create_file(pool->info.name, 0400,
-					    irq_spread_pool_dir, pool,
-					    &irq_spread_pool_fops);
+	list_add_tail(&pool->list, &topo->pools);
+	mutex_unlock(&topo->pools_lock);
+	/* Only the system's pools are the administrator's to look at. */
+	if (topo == &irq_spread_system)
+		pool->debugfs = debugfs_create_file(pool->info.name, 0400,
+						    irq_spread_pool_dir, pool,
+						    &irq_spread_pool_fops);
 	return pool;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_pool_topo_create);
@@ -1643,9 +1653,9 @@ void irq_spread_pool_destroy(struct irq_spread_pool *pool)
 		return;
 	debugfs_remove(pool->debugfs);
 
-	mutex_lock(&irq_spread_pools_lock);
+	mutex_lock(&pool->topo->pools_lock);
 	list_del(&pool->list);
-	mutex_unlock(&irq_spread_pools_lock);
+	mutex_unlock(&pool->topo->pools_lock);
 
 	mutex_lock(&pool->lock);
 	for (v = 0; v < pool->info.nr_vectors; v++) {

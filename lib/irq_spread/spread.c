@@ -77,7 +77,7 @@
 
 #include <kunit/visibility.h>
 
-#include "irq_spread_internal.h"
+#include "engine.h"
 
 /*
  * Entries of the query cache, and the fewest slots an entry is built with:
@@ -815,6 +815,12 @@ int irq_spread_topology_init(struct irq_spread_topology *topo,
 	topo->held = 0;
 	mutex_init(&topo->lock);
 	raw_spin_lock_init(&topo->query_lock);
+	mutex_init(&topo->devs_lock);
+	INIT_LIST_HEAD(&topo->devs);
+	mutex_init(&topo->pools_lock);
+	INIT_LIST_HEAD(&topo->pools);
+	topo->default_policy = IRQ_SPREAD_NUMA;
+	topo->default_policy_set = false;
 	return irq_spread_topology_alloc(topo);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_topology_init);

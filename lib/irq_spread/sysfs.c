@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * The administrator's knobs of a registered device: its policy and the
+ * CPUs it may use, set by the calls below (net core makes them for a
+ * netdev, from netlink) or through the device's class device.
+ *
  * irq_spread class devices: each device registered without
  * %IRQ_SPREAD_DEV_NO_CLASS gets /sys/class/irq_spread/<bus>:<device>, a
  * child of the registered device (so its "device" link leads there), with
@@ -39,7 +43,212 @@
 
 #include <kunit/visibility.h>
 
-#include "irq_spread_internal.h"
+#include "device.h"
+#include "pool.h"
+
+/**
+ * irq_spread_dev_set_policy - switch a device to a policy, as the admin does
+ * @sd: the device
+ * @policy: the policy
+ *
+ * What a write of the device's policy file does: hands the vectors the
+ * administrator set back to the policy and places the vectors in use
+ * afresh under @policy, within the CPUs the device may use, all of them
+ * applied.  The same policy again only hands the vectors back.  The pools
+ * @sd owns (&irq_spread_pool_info.owner) then place their requested
+ * vectors afresh under @policy.  For a caller that shows the policy itself
+ * (%IRQ_SPREAD_DEV_NO_CLASS).
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EINVAL if @sd is %NULL or @policy is no policy; -ENOMEM; or
+ * the interrupt core's error for a vector it refused to move.  On error
+ * nothing changed: the policy, the placement, the interrupts and the
+ * administrator's vectors are as they were.
+ */
+int irq_spread_dev_set_policy(struct irq_spread_dev *sd,
+			      enum irq_spread_policy policy)
+{
+	int ret;
+
+	if (!sd || (unsigned int)policy >= IRQ_SPREAD_NR_POLICIES)
+		return -EINVAL;
+	mutex_lock(&sd->lock);
+	ret = irq_spread_dev_respread(sd, sd->nr_active, policy,
+				      IRQ_SPREAD_COMMIT_RESET |
+				      IRQ_SPREAD_COMMIT_UNDO);
+	if (!ret)
+		sd->policy_set = true;
+	mutex_unlock(&sd->lock);
+	if (!ret)
+		irq_spread_pools_follow(sd);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_policy);
+
+/**
+ * irq_spread_dev_policy - a device's policy
+ * @sd: the device
+ *
+ * Context: process context, may sleep.
+ * Return: the policy the device's vectors are placed under.
+ */
+enum irq_spread_policy irq_spread_dev_policy(struct irq_spread_dev *sd)
+{
+	enum irq_spread_policy policy;
+
+	mutex_lock(&sd->lock);
+	policy = sd->policy;
+	mutex_unlock(&sd->lock);
+	return policy;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_policy);
+
+/**
+ * irq_spread_dev_set_cpu_bits - the CPUs a device may use, as a bitmap
+ * @sd: the device
+ * @cpus: the CPUs, @sd->topo->nr_cpus bits
+ *
+ * See irq_spread_dev_set_cpus(), which this is for any topology.
+ *
+ * Context: process context, may sleep.
+ * Return: as irq_spread_dev_set_cpus().
+ */
+int irq_spread_dev_set_cpu_bits(struct irq_spread_dev *sd,
+				const unsigned long *cpus)
+{
+	unsigned int n = sd->topo->nr_cpus, bits = sd->stride * BITS_PER_LONG;
+	unsigned long *old;
+	bool restricted;
+	int ret;
+
+	old = bitmap_zalloc(bits, GFP_KERNEL);
+	if (!old)
+		return -ENOMEM;
+	mutex_lock(&sd->lock);
+	/* Only a set that can take an interrupt now: no silent fallback. */
+	irq_spread_topo_eligible(sd->topo, sd->want);
+	ret = -EINVAL;
+	if (!bitmap_intersects(cpus, sd->want, n))
+		goto unlock;
+	bitmap_copy(old, sd->exclude, bits);
+	restricted = sd->restricted;
+	bitmap_complement(sd->exclude, cpus, n);
+	bitmap_clear(sd->exclude, n, bits - n);
+	sd->restricted = !bitmap_empty(sd->exclude, n);
+	ret = irq_spread_dev_respread(sd, sd->nr_active, sd->policy,
+				      IRQ_SPREAD_COMMIT_UNDO);
+	if (ret) {
+		bitmap_copy(sd->exclude, old, bits);
+		sd->restricted = restricted;
+	}
+unlock:
+	mutex_unlock(&sd->lock);
+	bitmap_free(old);
+	if (!ret)
+		irq_spread_pools_follow(sd);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_cpu_bits);
+
+/**
+ * irq_spread_dev_set_cpus - the CPUs a device may use
+ * @sd: the device
+ * @cpus: the CPUs; all of them for no restriction
+ *
+ * The administrator's choice of the CPUs the device's vectors go on, as
+ * a write of the device's ``cpus`` file makes it: the vectors in use are
+ * placed afresh under the device's policy within @cpus, the load of every
+ * device still counted; the administrator's vectors stay as they are, and
+ * CPU hotplug moves vectors within @cpus.  Should none of @cpus be able to
+ * take an interrupt later (all offline), the vectors go on the eligible
+ * CPUs until one is back.  The pools @sd owns place their requested
+ * vectors afresh within @cpus.  For a caller that shows the CPUs itself
+ * (%IRQ_SPREAD_DEV_NO_CLASS).
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EINVAL if @sd or @cpus is %NULL or no CPU of @cpus can take
+ * an interrupt now (none is online and a housekeeping CPU); -ENOMEM; or
+ * the interrupt core's error for a vector it refused to move.  On error
+ * nothing changed.
+ */
+int irq_spread_dev_set_cpus(struct irq_spread_dev *sd,
+			    const struct cpumask *cpus)
+{
+	if (!sd || !cpus)
+		return -EINVAL;
+	return irq_spread_dev_set_cpu_bits(sd, cpumask_bits(cpus));
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_cpus);
+
+/**
+ * irq_spread_dev_cpus - the CPUs a device may use
+ * @sd: the device
+ * @cpus: where to write them: every CPU, unless the administrator
+ *	restricted the device (irq_spread_dev_set_cpus())
+ *
+ * Context: process context, may sleep.
+ */
+void irq_spread_dev_cpus(struct irq_spread_dev *sd, struct cpumask *cpus)
+{
+	unsigned int n = sd->topo->nr_cpus;
+
+	n = min_t(unsigned int, n, nr_cpumask_bits);
+	cpumask_clear(cpus);
+	mutex_lock(&sd->lock);
+	/* bitmap_complement() sets the bits past @n of its last word too. */
+	bitmap_complement(cpumask_bits(cpus), sd->exclude, n);
+	mutex_unlock(&sd->lock);
+	bitmap_clear(cpumask_bits(cpus), n, nr_cpumask_bits - n);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_cpus);
+
+/**
+ * irq_spread_dev_vector_admin - whether the administrator set a vector
+ * @sd: the device
+ * @vector: the device vector number
+ *
+ * Context: process context, may sleep.
+ * Return: true if the administrator set the vector's interrupt affinity
+ * (``/proc/irq/N/smp_affinity``) since the last policy write: the vector
+ * keeps it; false otherwise or for an invalid @vector.
+ */
+bool irq_spread_dev_vector_admin(struct irq_spread_dev *sd,
+				 unsigned int vector)
+{
+	bool admin = false;
+
+	if (!sd)
+		return false;
+	mutex_lock(&sd->lock);
+	if (vector < irq_spread_dev_nvec(sd))
+		admin = sd->vec[vector]->admin;
+	mutex_unlock(&sd->lock);
+	return admin;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_vector_admin);
+
+/*
+ * Set in @irqs, a bitmap of @nr_irqs bits, the interrupt of every vector
+ * of every device registered on @topo that has one, below @nr_irqs.
+ */
+static void irq_spread_devs_irqs(struct irq_spread_topology *topo,
+				 unsigned long *irqs, unsigned int nr_irqs)
+{
+	struct irq_spread_dev *sd;
+	unsigned int v, irq;
+
+	mutex_lock(&topo->devs_lock);
+	list_for_each_entry(sd, &topo->devs, list) {
+		mutex_lock(&sd->lock);
+		for (v = 0; v < irq_spread_dev_nvec(sd); v++) {
+			irq = sd->vec[v]->irq;
+			if (irq && irq < nr_irqs)
+				__set_bit(irq, irqs);
+		}
+		mutex_unlock(&sd->lock);
+	}
+	mutex_unlock(&topo->devs_lock);
+}
 
 static ssize_t policy_show(struct device *cdev, struct device_attribute *attr,
 			   char *buf)
@@ -142,12 +351,12 @@ const struct attribute_group *irq_spread_dev_groups[] = {
  * written; an empty line for none.  Each device and pool is read under its
  * own lock, one after the other.  Changes nothing.
  *
- * Context: process context, may sleep: takes irq_spread_devs_lock and each
+ * Context: process context, may sleep: takes @topo->devs_lock and each
  * device's lock, then the pools' list mutex and each pool's.
  * Return: the length written, without the terminating NUL; -EFBIG if the
  * line does not fit in @size bytes (nothing is written then); -ENOMEM.
  */
-int irq_spread_irqs_list(const struct irq_spread_topology *topo,
+int irq_spread_irqs_list(struct irq_spread_topology *topo,
 			 unsigned int nr_irqs, char *buf, size_t size)
 {
 	unsigned long *irqs;

@@ -18,7 +18,7 @@
 
 #include <kunit/visibility.h>
 
-#include "irq_spread_internal.h"
+#include "engine.h"
 
 /* The @hop-th smallest distinct distance from @node to a node with CPUs. */
 static int irq_spread_hop_distance(const struct irq_spread_nodes *nodes,
@@ -162,6 +162,10 @@ struct irq_spread_topology irq_spread_system = {
 	.ops	= &irq_spread_system_ops,
 	.lock	= __MUTEX_INITIALIZER(irq_spread_system.lock),
 	.query_lock = __RAW_SPIN_LOCK_UNLOCKED(irq_spread_system.query_lock),
+	.devs_lock = __MUTEX_INITIALIZER(irq_spread_system.devs_lock),
+	.devs	= LIST_HEAD_INIT(irq_spread_system.devs),
+	.pools_lock = __MUTEX_INITIALIZER(irq_spread_system.pools_lock),
+	.pools	= LIST_HEAD_INIT(irq_spread_system.pools),
 	.leaving = cpumask_bits(&irq_spread_system_leaving),
 };
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_system);

@@ -452,6 +452,33 @@ static unsigned int netdev_napi_active(const struct netdev_napi_affinity *na,
 	return clamp(max(rxq, txq), 1U, na->nr);
 }
 
+/* @dev's state, for @nr indexes; %NULL for no memory. */
+static struct netdev_napi_affinity *
+netdev_napi_affinity_alloc(struct net_device *dev, unsigned int nr)
+{
+	struct netdev_napi_affinity *na;
+	unsigned int k;
+
+	na = kzalloc(struct_size(na, reserved, nr), GFP_KERNEL);
+	if (!na)
+		return NULL;
+	na->nr = nr;
+	na->dev = dev;
+	INIT_LIST_HEAD(&na->list);
+	mutex_init(&na->lock);
+	INIT_WORK(&na->xps_work, napi_affinity_xps_work);
+	na->xps_txq = dev->real_num_tx_queues;
+	na->rmap_rxq = dev->real_num_rx_queues;
+	na->xps_admin = bitmap_zalloc(dev->num_tx_queues, GFP_KERNEL);
+	if (!na->xps_admin) {
+		netdev_napi_affinity_destroy(na);
+		return NULL;
+	}
+	for (k = 0; k < nr; k++)
+		na->reserved[k] = k;
+	return na;
+}
+
 /**
  * netdev_napi_affinity_register - a netdev is being registered
  * @dev: the netdev, its name chosen, its kobject not added yet
@@ -480,22 +507,11 @@ void netdev_napi_affinity_register(struct net_device *dev)
 
 	if (!dev->irq_affinity_auto || dev->napi_affinity)
 		return;
-	na = kzalloc(struct_size(na, reserved, nr), GFP_KERNEL);
-	if (!na)
+	na = netdev_napi_affinity_alloc(dev, nr);
+	if (!na) {
+		err = -ENOMEM;
 		goto fail;
-	na->nr = nr;
-	na->dev = dev;
-	INIT_LIST_HEAD(&na->list);
-	mutex_init(&na->lock);
-	INIT_WORK(&na->xps_work, napi_affinity_xps_work);
-	na->xps_txq = dev->real_num_tx_queues;
-	na->rmap_rxq = dev->real_num_rx_queues;
-	na->xps_admin = bitmap_zalloc(dev->num_tx_queues, GFP_KERNEL);
-	if (!na->xps_admin)
-		goto fail;
-	for (k = 0; k < nr; k++)
-		na->reserved[k] = k;
-
+	}
 	info.nr_vectors = nr;
 	info.post_vectors = nr;
 	info.reserved = na->reserved;
@@ -529,11 +545,9 @@ void netdev_napi_affinity_register(struct net_device *dev)
 	}
 	return;
 
-fail:
-	err = -ENOMEM;
 fail_err:
-	if (na)
-		netdev_napi_affinity_destroy(na);
+	netdev_napi_affinity_destroy(na);
+fail:
 	netdev_warn(dev, "IRQs of the NAPIs not placed: %d\n", err);
 }
 

@@ -58,6 +58,36 @@ static bool netdev_xps_queue_cpus(struct netdev_napi_affinity *na,
 	return !irq_spread_dev_vector_mask(na->sd, v, mask);
 }
 
+/*
+ * Give each online CPU to the nearest of the @txq TX queues in @have, whose
+ * IRQs are on @irq and their nodes @nodes, into @map: among the nearest,
+ * the queue given the fewest CPUs so far (@given), then the lowest.
+ */
+static void netdev_xps_assign(unsigned int txq, cpumask_var_t *irq,
+			      const nodemask_t *nodes,
+			      const unsigned long *have, unsigned int *given,
+			      cpumask_var_t *map)
+{
+	unsigned int cpu, q, best, d, bestd;
+
+	for_each_online_cpu(cpu) {
+		best = txq;
+		bestd = UINT_MAX;
+		for_each_set_bit(q, have, txq) {
+			d = netdev_xps_distance(cpu, irq[q], &nodes[q]);
+			if (best == txq || d < bestd ||
+			    (d == bestd && given[q] < given[best])) {
+				best = q;
+				bestd = d;
+			}
+		}
+		if (best < txq) {
+			cpumask_set_cpu(cpu, map[best]);
+			given[best]++;
+		}
+	}
+}
+
 /**
  * netdev_xps_partition - set the XPS maps of a netdev's TX queues in use
  * @na: the netdev's placement
@@ -70,7 +100,7 @@ void netdev_xps_partition(struct netdev_napi_affinity *na)
 {
 	struct net_device *dev = na->dev;
 	unsigned int txq = min(na->xps_txq, dev->num_tx_queues);
-	unsigned int q, cpu, best, d, bestd, *given;
+	unsigned int q, cpu, *given;
 	cpumask_var_t *irq, *map;
 	nodemask_t *nodes;
 	unsigned long *have;
@@ -99,22 +129,7 @@ void netdev_xps_partition(struct netdev_napi_affinity *na)
 		for_each_cpu(cpu, irq[q])
 			node_set(cpu_to_node(cpu), nodes[q]);
 	}
-	for_each_online_cpu(cpu) {
-		best = txq;
-		bestd = UINT_MAX;
-		for_each_set_bit(q, have, txq) {
-			d = netdev_xps_distance(cpu, irq[q], &nodes[q]);
-			if (best == txq || d < bestd ||
-			    (d == bestd && given[q] < given[best])) {
-				best = q;
-				bestd = d;
-			}
-		}
-		if (best < txq) {
-			cpumask_set_cpu(cpu, map[best]);
-			given[best]++;
-		}
-	}
+	netdev_xps_assign(txq, irq, nodes, have, given, map);
 
 	for (q = 0; q < txq; q++) {
 		if (test_bit(q, na->xps_admin))

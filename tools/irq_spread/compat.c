@@ -5,7 +5,8 @@
  */
 #include <irq_spread_compat.h>
 
-#include "irq_spread_internal.h"
+#include "device.h"
+#include "pool.h"
 
 bool irq_spread_compat_warn_fatal;
 bool irq_spread_compat_quiet;

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "irq_spread_internal.h"
+#include "engine.h"
 
 /**
  * struct machine - a machine, read from a sysfs-shaped tree or built

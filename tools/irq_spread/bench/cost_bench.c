@@ -54,6 +54,7 @@
 #include <unistd.h>
 
 #include "machine.h"
+#include "pool.h"
 
 #define NVEC		256
 #define NR_SIZES	4

@@ -53,6 +53,7 @@
 #include <string.h>
 
 #include "machine.h"
+#include "pool.h"
 
 #define MAX_CPUS	300
 #define MAX_NODES	8

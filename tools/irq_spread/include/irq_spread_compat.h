@@ -168,7 +168,8 @@ struct list_head {
 
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
-#define LIST_HEAD(name)	struct list_head name = { &(name), &(name) }
+#define LIST_HEAD_INIT(name)	{ &(name), &(name) }
+#define LIST_HEAD(name)	struct list_head name = LIST_HEAD_INIT(name)
 #define list_entry(ptr, type, member)	container_of(ptr, type, member)
 #define list_for_each_entry(pos, head, member) \
 	for (pos = list_entry((head)->next, __typeof__(*pos), member); \

@@ -20,7 +20,7 @@ epyc-7763-nps4
     of AMD EPYC 7763, 64 cores SMT2 each, 256 CPUs; 16 nodes, one per CCD
     (NPS4 plus "L3 as NUMA node"): node n = CPUs 8n..8n+7 and their
     siblings 128+8n..128+8n+7.  SLIT as irq_spread_test_epyc in
-    lib/irq_spread/irq_spread_kunit_machine.c: 10 local, 11 between the
+    lib/irq_spread/tests/machine.c: 10 local, 11 between the
     two nodes of a quadrant (2k, 2k+1), 12 otherwise within a socket
     (nodes 0-7, 8-15), 32 across.  One L3 per CCX = per node (the seed's
     "L3 cache: 32768K" is one CCX's 32 MB).

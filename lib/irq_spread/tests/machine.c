@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Injected machines for the irq_spread KUnit suites (see
- * irq_spread_kunit_machine.h).  Everything is allocated with the test's
+ * machine.h).  Everything is allocated with the test's
  * resources and freed when the test ends.
  */
 #include <kunit/device.h>
@@ -17,7 +17,8 @@
 #include <linux/slab.h>
 #include <linux/sprintf.h>
 
-#include "irq_spread_kunit_machine.h"
+#include "../device.h"
+#include "machine.h"
 
 static int epyc_distance(int a, int b)
 {

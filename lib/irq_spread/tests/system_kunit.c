@@ -13,7 +13,7 @@
 #include <linux/sprintf.h>
 #include <linux/topology.h>
 
-#include "irq_spread_internal.h"
+#include "../engine.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 

@@ -12,12 +12,12 @@
  * and went.
  *
  * The library takes no CPU hotplug lock: a CPU going offline is marked
- * leaving, under irq_spread_devs_lock and before any device's vectors
+ * leaving, under the machine's devs_lock and before any device's vectors
  * move, and no spread uses a leaving CPU.  The callbacks then take each
  * device's lock in turn, so a spread of a device racing with them either
  * ran before they reached the device, and is moved by them, or runs after
  * and sees the CPU gone; a device being added is placed and listed under
- * irq_spread_devs_lock, before the callbacks or after them.
+ * the same lock, before the callbacks or after them.
  */
 #define pr_fmt(fmt) "irq_spread: " fmt
 
@@ -37,7 +37,16 @@
 
 #include <kunit/visibility.h>
 
-#include "irq_spread_internal.h"
+#include "device.h"
+#include "pool.h"
+
+/* Spread vector @k's mask in @masks, @placed or @spare of @sd. */
+static unsigned long *irq_spread_dev_mask(const struct irq_spread_dev *sd,
+					  unsigned long *masks,
+					  unsigned int k)
+{
+	return masks + k * sd->stride;
+}
 
 /*
  * Spread vector @k of @sd, left without a CPU: the slot its policy gives
@@ -257,7 +266,7 @@ static void irq_spread_dev_hotplug_commit(struct irq_spread_dev *sd, bool moved)
 		moved = sd->reserved[k] == IRQ_SPREAD_ALL_CPUS;
 	if (!moved)
 		return;
-	irq_spread_dev_commit(sd, sd->spare, sd->nr_active, false, false);
+	irq_spread_dev_commit(sd, sd->spare, sd->nr_active, 0);
 	swap(sd->placed, sd->spare);
 	irq_spread_dev_committed(sd);
 }
@@ -322,17 +331,15 @@ void irq_spread_devs_cpu_offline(struct irq_spread_topology *topo,
 {
 	struct irq_spread_dev *sd;
 
-	mutex_lock(&irq_spread_devs_lock);
+	mutex_lock(&topo->devs_lock);
 	if (topo->leaving)
 		set_bit(cpu, topo->leaving);
-	list_for_each_entry(sd, &irq_spread_devs, list) {
-		if (sd->topo != topo)
-			continue;
+	list_for_each_entry(sd, &topo->devs, list) {
 		mutex_lock(&sd->lock);
 		irq_spread_dev_cpu_offline(sd, cpu);
 		mutex_unlock(&sd->lock);
 	}
-	mutex_unlock(&irq_spread_devs_lock);
+	mutex_unlock(&topo->devs_lock);
 	irq_spread_pools_cpu_offline(topo, cpu);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_cpu_offline);
@@ -390,25 +397,23 @@ void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
 	struct irq_spread_dev *sd;
 	int ret;
 
-	mutex_lock(&irq_spread_devs_lock);
+	mutex_lock(&topo->devs_lock);
 	if (topo->leaving)
 		clear_bit(cpu, topo->leaving);
-	list_for_each_entry(sd, &irq_spread_devs, list) {
-		if (sd->topo != topo)
-			continue;
+	list_for_each_entry(sd, &topo->devs, list) {
 		mutex_lock(&sd->lock);
 		if (test_bit(cpu, sd->usable)) {
 			irq_spread_dev_cpu_back(sd);
 		} else {
 			ret = irq_spread_dev_respread(sd, sd->nr_active,
-						      sd->policy, false, false);
+						      sd->policy, 0);
 			if (ret)
 				dev_warn(sd->dev, "irq_spread: vectors not placed again: %d\n",
 					 ret);
 		}
 		mutex_unlock(&sd->lock);
 	}
-	mutex_unlock(&irq_spread_devs_lock);
+	mutex_unlock(&topo->devs_lock);
 	irq_spread_pools_cpu_online(topo, cpu);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_cpu_online);

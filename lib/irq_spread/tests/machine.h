@@ -10,7 +10,7 @@
 #include <kunit/test.h>
 #include <linux/types.h>
 
-#include "irq_spread_internal.h"
+#include "../engine.h"
 
 /**
  * struct test_machine - a machine to inject

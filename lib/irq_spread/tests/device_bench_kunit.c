@@ -21,8 +21,9 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 
-#include "irq_spread_internal.h"
-#include "irq_spread_kunit_machine.h"
+#include "../device.h"
+#include "../pool.h"
+#include "machine.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 

@@ -21,14 +21,14 @@
 #include <linux/sprintf.h>
 #include <linux/string.h>
 
-#include "irq_spread_internal.h"
-#include "irq_spread_kunit_machine.h"
+#include "../engine.h"
+#include "machine.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 /*
  * The seed machines are irq_spread_test_epyc, irq_spread_test_mana_vm,
- * irq_spread_test_vm96 and irq_spread_test_xeon (irq_spread_kunit_machine.h),
+ * irq_spread_test_vm96 and irq_spread_test_xeon (machine.h),
  * which other suites use too.
  */
 

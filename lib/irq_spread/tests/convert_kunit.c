@@ -64,8 +64,9 @@
 #include <linux/sprintf.h>
 #include <linux/string.h>
 
-#include "irq_spread_internal.h"
-#include "irq_spread_kunit_machine.h"
+#include "../device.h"
+#include "../pool.h"
+#include "machine.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -591,13 +592,6 @@ static int conv_notifier(unsigned int irq, struct irq_affinity_notify *notify)
 	return 0;
 }
 
-static void conv_restore_default(void *data)
-{
-	uintptr_t v = (uintptr_t)data;
-
-	irq_spread_default_policy_restore(v >> 1, v & 1);
-}
-
 /* Register the device as the converted driver does, under its default. */
 static struct irq_spread_dev *conv_register(struct kunit *test,
 					    struct conv_test *ct)
@@ -608,14 +602,8 @@ static struct irq_spread_dev *conv_register(struct kunit *test,
 	struct irq_spread_dev_info info = {
 		.node = c->node,
 	};
-	uintptr_t v;
 
-	/* No system default set: the driver's own applies. */
-	v = irq_spread_default_policy() << 1 | irq_spread_default_policy_is_set();
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conv_restore_default,
-							(void *)v), 0);
-	irq_spread_default_policy_restore(IRQ_SPREAD_NUMA, false);
-
+	/* The case's own machine has no default set: the driver's applies. */
 	if (c->drv == CONV_MLX5) {
 		info.policy = IRQ_SPREAD_NUMA;
 		info.pre_vectors = 1;

@@ -31,8 +31,9 @@
 #include <linux/sprintf.h>
 #include <linux/string.h>
 
-#include "irq_spread_internal.h"
-#include "irq_spread_kunit_machine.h"
+#include "../device.h"
+#include "../pool.h"
+#include "machine.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -1112,7 +1113,7 @@ static const char *pool_calls(struct kunit *test, struct pool_consumer *c)
 	char *buf = kunit_kzalloc(test, sizeof(c->calls), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	irq_spread_dev_flush(c->sd);
+	flush_work(&c->sd->work);
 	strscpy(buf, c->calls, sizeof(c->calls));
 	c->len = 0;
 	c->calls[0] = '\0';

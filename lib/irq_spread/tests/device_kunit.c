@@ -55,8 +55,9 @@
 
 #include <asm/page.h>
 
-#include "irq_spread_internal.h"
-#include "irq_spread_kunit_machine.h"
+#include "../device.h"
+#include "../pool.h"
+#include "machine.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -248,7 +249,7 @@ static const char *dev_calls(struct kunit *test, struct irq_spread_dev *sd)
 	int len = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	irq_spread_dev_flush(sd);
+	flush_work(&sd->work);
 	KUNIT_ASSERT_LE(test, t->nr_calls, FAKE_CALLS);
 	for (i = 0; i < t->nr_calls; i++)
 		len += scnprintf(buf + len, 256 - len, "%s%u:%*pbl", i ? " " : "",
@@ -258,35 +259,14 @@ static const char *dev_calls(struct kunit *test, struct irq_spread_dev *sd)
 	return buf;
 }
 
-static void dev_test_restore_default(void *data)
-{
-	uintptr_t v = (uintptr_t)data;
-
-	irq_spread_default_policy_restore(v >> 1, v & 1);
-}
-
-/* Keep the system default as the test found it. */
-static void dev_test_keep_default(struct kunit *test)
-{
-	uintptr_t v = irq_spread_default_policy() << 1 |
-		      irq_spread_default_policy_is_set();
-
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							dev_test_restore_default,
-							(void *)v), 0);
-}
-
 static int dev_test_init(struct kunit *test)
 {
 	struct dev_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	test->priv = t;
+	/* A machine of its own, whose default policy nobody set. */
 	t->m = irq_spread_test_topo_new(test, &two_node);
-
-	/* Unset: registrations get their driver's policy. */
-	dev_test_keep_default(test);
-	irq_spread_default_policy_restore(IRQ_SPREAD_NUMA, false);
 
 	t->dev = kunit_device_register(test, "irq_spread_test");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->dev);
@@ -400,10 +380,10 @@ static struct device *class_dev(struct kunit *test)
 	struct irq_spread_dev *sd;
 	struct device *cdev;
 
-	mutex_lock(&irq_spread_devs_lock);
-	sd = irq_spread_dev_find(t->dev);
+	mutex_lock(&t->m->topo.devs_lock);
+	sd = irq_spread_dev_find(&t->m->topo, t->dev);
 	cdev = sd ? sd->cdev : NULL;
-	mutex_unlock(&irq_spread_devs_lock);
+	mutex_unlock(&t->m->topo.devs_lock);
 	return cdev;
 }
 
@@ -485,7 +465,7 @@ static ssize_t dev_store(struct kunit *test, const char *name, const char *val)
 static const char *dev_debugfs(struct kunit *test)
 {
 	struct dev_test *t = test->priv;
-	struct seq_file m = { .size = PAGE_SIZE };
+	struct seq_file m = { .size = PAGE_SIZE, .private = &t->m->topo };
 	char *path, *out, *line, *next;
 	size_t plen, len = 0;
 
@@ -578,17 +558,20 @@ static void irq_spread_test_param_set(struct kunit *test)
 	const struct param_case *c = test->param_value;
 	enum irq_spread_policy start = IRQ_SPREAD_NUMA_CORE;
 	const char *val = c->val ?: long_value(test);
+	struct irq_spread_topology *topo;
 
+	/* A machine of its own: the system's default stays as it is. */
+	topo = &irq_spread_test_topo_new(test, &two_node)->topo;
 	if (c->want == IRQ_SPREAD_NUMA_CORE)
 		start = IRQ_SPREAD_CORE;
-	dev_test_keep_default(test);
-	irq_spread_default_policy_restore(start, false);
+	topo->default_policy = start;
 
-	KUNIT_EXPECT_EQ(test, irq_spread_default_policy_set(val, c->booting),
+	KUNIT_EXPECT_EQ(test, irq_spread_default_policy_set(topo, val,
+							    c->booting),
 			c->ret);
-	KUNIT_EXPECT_EQ(test, irq_spread_default_policy(),
+	KUNIT_EXPECT_EQ(test, topo->default_policy,
 			c->want < 0 ? start : c->want);
-	KUNIT_EXPECT_EQ(test, irq_spread_default_policy_is_set(), c->want >= 0);
+	KUNIT_EXPECT_EQ(test, topo->default_policy_set, c->want >= 0);
 }
 
 static void irq_spread_test_policy_list(struct kunit *test)
@@ -703,7 +686,8 @@ static void irq_spread_test_dev_policy_default(struct kunit *test)
 	irq_spread_dev_unregister(sd);
 
 	/* Set to the built-in default, still set. */
-	KUNIT_ASSERT_EQ(test, irq_spread_default_policy_set("numa", false), 0);
+	KUNIT_ASSERT_EQ(test, irq_spread_default_policy_set(&t->m->topo, "numa",
+							    false), 0);
 	sd = dev_register_info(test, &info);
 	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "[numa] numa-core core\n");
 	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 4), "0;1;2;3");
@@ -928,7 +912,7 @@ static void irq_spread_test_dev_lookup_atomic(struct kunit *test)
 	}
 
 	init_completion(&run.done);
-	mutex_lock(&irq_spread_devs_lock);
+	mutex_lock(&t->m->topo.devs_lock);
 	mutex_lock(&sd->lock);
 	mutex_lock(&t->m->topo.lock);
 	task = kthread_run(lookup_thread, &run, "irq_spread_lookup");
@@ -936,7 +920,7 @@ static void irq_spread_test_dev_lookup_atomic(struct kunit *test)
 		wait_for_completion_timeout(&run.done, 10 * HZ);
 	mutex_unlock(&t->m->topo.lock);
 	mutex_unlock(&sd->lock);
-	mutex_unlock(&irq_spread_devs_lock);
+	mutex_unlock(&t->m->topo.devs_lock);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
 	if (!ended)
 		wait_for_completion(&run.done);
@@ -2116,7 +2100,7 @@ static void list_pool_destroy(void *pool)
 
 /* irq_spread_irqs_list() of @topo below @nr_irqs, in a buffer of 64 bytes. */
 static const char *irqs_list(struct kunit *test,
-			     const struct irq_spread_topology *topo,
+			     struct irq_spread_topology *topo,
 			     unsigned int nr_irqs)
 {
 	char *buf = kunit_kzalloc(test, 64, GFP_KERNEL);

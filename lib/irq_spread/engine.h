@@ -34,7 +34,7 @@ struct irq_spread_query;
 /**
  * struct irq_spread_topology_ops - what the engine asks of a machine
  * @distance: the distance from node @from to node @to, as node_distance().
- *	The hops of a node follow from it (see irq_spread_hop_by_distance()).
+ *	The hops of a node follow from it.
  * @node_cpus: the CPUs of @node, a bitmap of nr_cpus bits, or %NULL if the
  *	node has none.
  * @sibling_cpus: the SMT siblings of @cpu, @cpu included, as a bitmap of
@@ -123,7 +123,6 @@ int irq_spread_topology_init(struct irq_spread_topology *topo,
 			     const struct irq_spread_topology_ops *ops,
 			     unsigned int nr_cpus, unsigned int nr_nodes,
 			     void *priv);
-int irq_spread_topology_alloc(struct irq_spread_topology *topo);
 void irq_spread_topology_destroy(struct irq_spread_topology *topo);
 
 /*
@@ -153,24 +152,6 @@ void irq_spread_topo_release(struct irq_spread_topology *topo,
 void irq_spread_topo_hold(struct irq_spread_topology *topo, unsigned int nvec,
 			  const unsigned long *masks, size_t stride);
 
-/**
- * struct irq_spread_nodes - a machine described by node distances
- * @nr_nodes: number of nodes
- * @distance: distance from node @from to node @to, as node_distance()
- * @node_cpus: the CPUs of @node, or %NULL if it has none
- * @priv: for the callbacks
- */
-struct irq_spread_nodes {
-	unsigned int nr_nodes;
-	int (*distance)(const void *priv, int from, int to);
-	const unsigned long *(*node_cpus)(const void *priv, int node);
-	const void *priv;
-};
-
 extern struct irq_spread_topology irq_spread_system;
-
-bool irq_spread_hop_by_distance(const struct irq_spread_nodes *nodes,
-				int node, unsigned int hop, unsigned long *dst,
-				unsigned int nr_cpus);
 
 #endif /* _LIB_IRQ_SPREAD_ENGINE_H */

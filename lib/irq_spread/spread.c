@@ -314,7 +314,6 @@ void irq_spread_topo_eligible(const struct irq_spread_topology *topo,
 {
 	irq_spread_usable(topo, NULL, dst);
 }
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_eligible);
 
 /*
  * Start the indexes afresh when the online CPUs changed since they were
@@ -787,6 +786,40 @@ static void irq_spread_place(struct irq_spread_topology *topo,
 	}
 }
 
+/*
+ * Allocate what @topo's spreads and queries use, @topo->nr_cpus and
+ * @topo->nr_nodes set: the scratch space of spreads, under @topo->lock, and the query cache,
+ * under @topo->query_lock, each with its own indexes (the ring of each
+ * core's threads, the words of each node's mask): each 16 bytes per CPU
+ * for the ring, the order, its sort and the keys, five bitmaps and 12
+ * bytes per node; spreads 8 bytes per CPU more for the core loads and the
+ * counts of a sort, the query cache 4 KB of counts and
+ * IRQ_SPREAD_QUERY_ENTRIES orders of 4 bytes per CPU and a bitmap.  About
+ * 400 KB at 8192 CPUs.  Done once, so that no spread allocates and no
+ * query sleeps.  Return 0 or -ENOMEM, with nothing allocated.
+ */
+static int irq_spread_topology_alloc(struct irq_spread_topology *topo)
+{
+	struct irq_spread_order *o = kzalloc(sizeof(*o), GFP_KERNEL);
+	struct irq_spread_query *q;
+
+	if (!o)
+		return -ENOMEM;
+	if (irq_spread_order_alloc(o, topo->nr_cpus, topo->nr_nodes, true)) {
+		kfree(o);
+		return -ENOMEM;
+	}
+	q = irq_spread_query_alloc(topo->nr_cpus, topo->nr_nodes);
+	if (!q) {
+		irq_spread_order_free(o);
+		kfree(o);
+		return -ENOMEM;
+	}
+	topo->order = o;
+	topo->query = q;
+	return 0;
+}
+
 /**
  * irq_spread_topology_init - set up a topology
  * @topo: the topology
@@ -795,9 +828,12 @@ static void irq_spread_place(struct irq_spread_topology *topo,
  * @nr_nodes: number of NUMA nodes
  * @priv: for @ops
  *
- * Allocates the topology's scratch space and query cache (see
- * irq_spread_topology_alloc()); the per-CPU load is allocated by the first
- * spread.
+ * Allocates the topology's scratch space and query cache; the per-CPU
+ * load is allocated by the first spread.  The topology is zeroed before
+ * (KUnit's machines, the tool's), or it is irq_spread_system, whose
+ * locks and lists nobody has used yet: @topo->leaving and the default
+ * policy are left as they are (the boot parameter irq_spread.policy= may
+ * have set the system's already).
  *
  * Context: process context, may sleep.
  * Return: 0, or -ENOMEM with nothing to destroy.
@@ -819,50 +855,9 @@ int irq_spread_topology_init(struct irq_spread_topology *topo,
 	INIT_LIST_HEAD(&topo->devs);
 	mutex_init(&topo->pools_lock);
 	INIT_LIST_HEAD(&topo->pools);
-	topo->default_policy = IRQ_SPREAD_NUMA;
-	topo->default_policy_set = false;
 	return irq_spread_topology_alloc(topo);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_topology_init);
-
-/**
- * irq_spread_topology_alloc - allocate what a topology's spreads and queries use
- * @topo: the topology, with @topo->nr_cpus and @topo->nr_nodes set
- *
- * The scratch space of spreads, under @topo->lock, and the query cache,
- * under @topo->query_lock, each with its own indexes (the ring of each
- * core's threads, the words of each node's mask): each 16 bytes per CPU
- * for the ring, the order, its sort and the keys, five bitmaps and 12
- * bytes per node; spreads 8 bytes per CPU more for the core loads and the
- * counts of a sort, the query cache 4 KB of counts and
- * IRQ_SPREAD_QUERY_ENTRIES orders of 4 bytes per CPU and a bitmap.  About
- * 400 KB at 8192 CPUs.  Done once, so that no spread allocates and no
- * query sleeps.
- *
- * Context: process context, may sleep.
- * Return: 0 or -ENOMEM, with nothing allocated.
- */
-int irq_spread_topology_alloc(struct irq_spread_topology *topo)
-{
-	struct irq_spread_order *o = kzalloc(sizeof(*o), GFP_KERNEL);
-	struct irq_spread_query *q;
-
-	if (!o)
-		return -ENOMEM;
-	if (irq_spread_order_alloc(o, topo->nr_cpus, topo->nr_nodes, true)) {
-		kfree(o);
-		return -ENOMEM;
-	}
-	q = irq_spread_query_alloc(topo->nr_cpus, topo->nr_nodes);
-	if (!q) {
-		irq_spread_order_free(o);
-		kfree(o);
-		return -ENOMEM;
-	}
-	topo->order = o;
-	topo->query = q;
-	return 0;
-}
 
 /**
  * irq_spread_topology_destroy - free what a topology allocated
@@ -972,7 +967,6 @@ unlock:
 	mutex_unlock(&topo->lock);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_spread);
 
 /**
  * irq_spread_topo_cpus - place a device's vectors on a topology's CPUs
@@ -1153,4 +1147,3 @@ void irq_spread_topo_hold(struct irq_spread_topology *topo, unsigned int nvec,
 {
 	irq_spread_topo_account(topo, nvec, masks, stride, true);
 }
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_hold);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * irq_spread topologies: the running system, and hop masks computed from
- * node distances for the nodes the scheduler keeps no hop masks for.
+ * The running system as an irq_spread topology.
  */
 #include <linux/bitmap.h>
 #include <linux/cpumask.h>
@@ -9,7 +8,6 @@
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/interrupt.h>
-#include <linux/limits.h>
 #include <linux/nodemask.h>
 #include <linux/printk.h>
 #include <linux/sched/isolation.h>
@@ -19,68 +17,6 @@
 #include <kunit/visibility.h>
 
 #include "engine.h"
-
-/* The @hop-th smallest distinct distance from @node to a node with CPUs. */
-static int irq_spread_hop_distance(const struct irq_spread_nodes *nodes,
-				   int node, unsigned int hop)
-{
-	int limit = -1, next, d;
-	unsigned int h, k;
-
-	for (h = 0; h <= hop; h++) {
-		next = INT_MAX;
-		for (k = 0; k < nodes->nr_nodes; k++) {
-			if (!nodes->node_cpus(nodes->priv, k))
-				continue;
-			d = nodes->distance(nodes->priv, node, k);
-			if (d > limit && d < next)
-				next = d;
-		}
-		if (next == INT_MAX)
-			return -1;
-		limit = next;
-	}
-	return limit;
-}
-
-/**
- * irq_spread_hop_by_distance - hop mask of a node, from node distances
- * @nodes: the machine
- * @node: the node to count hops from; it needs no CPUs of its own
- * @hop: the hop: 0 for the nearest nodes with CPUs, 1 for the next
- *	nearest, ...
- * @dst: where to write the CPUs at most @hop hops away from @node
- * @nr_cpus: width of @dst and of the node masks
- *
- * The scheduler's hop masks (sched_numa_hop_mask()) exist only for nodes
- * with CPUs; a device can sit on a node without any (memory or I/O only),
- * and its vectors still belong on the nearest CPUs.  Hop h gathers the
- * nodes with CPUs whose distance from @node is at most the h-th smallest
- * such distance.  Costs O(@hop * nodes) distance lookups.
- *
- * Return: false, leaving @dst alone, if there is no hop @hop.
- */
-bool irq_spread_hop_by_distance(const struct irq_spread_nodes *nodes,
-				int node, unsigned int hop, unsigned long *dst,
-				unsigned int nr_cpus)
-{
-	const unsigned long *cpus;
-	unsigned int k;
-	int limit;
-
-	limit = irq_spread_hop_distance(nodes, node, hop);
-	if (limit < 0)
-		return false;
-
-	bitmap_zero(dst, nr_cpus);
-	for (k = 0; k < nodes->nr_nodes; k++) {
-		cpus = nodes->node_cpus(nodes->priv, k);
-		if (cpus && nodes->distance(nodes->priv, node, k) <= limit)
-			bitmap_or(dst, dst, cpus, nr_cpus);
-	}
-	return true;
-}
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_hop_by_distance);
 
 /*
  * Hops by node_distance() over the nodes' CPU masks, rather than the
@@ -177,9 +113,8 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_system);
  */
 static int __init irq_spread_system_init(void)
 {
-	irq_spread_system.nr_cpus = nr_cpu_ids;
-	irq_spread_system.nr_nodes = nr_node_ids;
-	if (irq_spread_topology_alloc(&irq_spread_system))
+	if (irq_spread_topology_init(&irq_spread_system, &irq_spread_system_ops,
+				     nr_cpu_ids, nr_node_ids, NULL))
 		pr_err("irq_spread: no memory for the system's scratch space\n");
 	return 0;
 }

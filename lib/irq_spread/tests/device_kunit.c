@@ -461,11 +461,15 @@ static ssize_t dev_store(struct kunit *test, const char *name, const char *val)
 	return attr->store(cdev, attr, val, strlen(val));
 }
 
-/* The debugfs table's lines of the test's device, without its path. */
-static const char *dev_debugfs(struct kunit *test)
+/*
+ * The lines of the test's device in the debugfs table of @topo's devices,
+ * without its path.
+ */
+static const char *dev_debugfs_of(struct kunit *test,
+				  struct irq_spread_topology *topo)
 {
 	struct dev_test *t = test->priv;
-	struct seq_file m = { .size = PAGE_SIZE, .private = &t->m->topo };
+	struct seq_file m = { .size = PAGE_SIZE, .private = topo };
 	char *path, *out, *line, *next;
 	size_t plen, len = 0;
 
@@ -493,6 +497,14 @@ static const char *dev_debugfs(struct kunit *test)
 	}
 	kfree(path);
 	return out;
+}
+
+/* The debugfs table's lines of the test's device, without its path. */
+static const char *dev_debugfs(struct kunit *test)
+{
+	struct dev_test *t = test->priv;
+
+	return dev_debugfs_of(test, &t->m->topo);
 }
 
 /* Over-long: one page, the most sysfs passes, that starts with a name. */
@@ -2114,6 +2126,50 @@ static const char *irqs_list(struct kunit *test,
 }
 
 /*
+ * A machine KUnit makes keeps its devices and pools to itself: a device
+ * registered on it is not in the system's list of devices (so CPU hotplug
+ * and the system's debugfs table do not see it), and a pool on it is not
+ * in the system's list of pools and has no debugfs file.
+ */
+static void irq_spread_test_own_machine(struct kunit *test)
+{
+	struct dev_test *t = test->priv;
+	struct irq_spread_pool_info pinfo = {
+		.name = "irq_spread_test_own", .node = 0,
+		.policy = IRQ_SPREAD_NUMA, .nr_vectors = 2,
+		.ops = &list_pool_ops,
+	};
+	struct irq_spread_topology *topo = &t->m->topo;
+	struct irq_spread_pool *pool, *p;
+	struct irq_spread_dev *sd;
+	bool listed = false;
+
+	sd = dev_register(test, IRQ_SPREAD_NUMA, 2);
+	mutex_lock(&topo->devs_lock);
+	KUNIT_EXPECT_PTR_EQ(test, irq_spread_dev_find(topo, t->dev), sd);
+	mutex_unlock(&topo->devs_lock);
+	mutex_lock(&irq_spread_system.devs_lock);
+	KUNIT_EXPECT_NULL(test, irq_spread_dev_find(&irq_spread_system, t->dev));
+	mutex_unlock(&irq_spread_system.devs_lock);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa 0 100 spread active 0\n"
+			   "numa 1 101 spread active 1\n");
+	KUNIT_EXPECT_STREQ(test, dev_debugfs_of(test, &irq_spread_system), "");
+
+	pool = irq_spread_pool_topo_create(topo, &pinfo);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pool);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, list_pool_destroy,
+							pool), 0);
+	KUNIT_EXPECT_NULL(test, pool->debugfs);
+	mutex_lock(&irq_spread_system.pools_lock);
+	list_for_each_entry(p, &irq_spread_system.pools, list)
+		listed |= p == pool;
+	mutex_unlock(&irq_spread_system.pools_lock);
+	KUNIT_EXPECT_FALSE(test, listed);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&topo->pools));
+}
+
+/*
  * The interrupts the library places on a machine: attached vectors of its
  * devices, requested vectors of its pools, nothing of another machine's.
  * By hand: a 4-vector device attached to 100-103; vector 1 detached; a
@@ -2311,6 +2367,7 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_dev_hotplug_others),
 	KUNIT_CASE(irq_spread_test_dev_changed),
 	KUNIT_CASE(irq_spread_test_irqs_list),
+	KUNIT_CASE(irq_spread_test_own_machine),
 	KUNIT_CASE(irq_spread_test_irqs_file),
 #ifdef CONFIG_CPU_RMAP
 	KUNIT_CASE(irq_spread_test_dev_rmap),

@@ -757,37 +757,6 @@ static void irq_spread_test_no_cpu(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(masks, irq_spread_test_mana_vm.nr_cpus));
 }
 
-/* Hop masks from node distances, as the CPU-less fallback computes them. */
-static void irq_spread_test_hops(struct kunit *test)
-{
-	static const char * const want[] = { "8-11", "4-11", "0-11" };
-	struct test_topo *t = irq_spread_test_topo_new(test, &holes);
-	unsigned long *hop = irq_spread_test_bitmap(test, t), *cpus;
-	unsigned int h;
-
-	for (h = 0; h < ARRAY_SIZE(want); h++) {
-		KUNIT_ASSERT_TRUE(test, irq_spread_hop_by_distance(&t->nodes, 2, h,
-								   hop, 12));
-		cpus = irq_spread_test_cpus(test, t, want[h]);
-		KUNIT_EXPECT_TRUE_MSG(test, bitmap_equal(hop, cpus, 12),
-				      "hop %u: %*pbl, want %s", h, 12, hop, want[h]);
-	}
-	KUNIT_EXPECT_FALSE(test, irq_spread_hop_by_distance(&t->nodes, 2, h, hop, 12));
-
-	/* EPYC node 6: itself, its quadrant partner 7, its socket, all. */
-	t = irq_spread_test_topo_new(test, &irq_spread_test_epyc);
-	hop = irq_spread_test_bitmap(test, t);
-	KUNIT_ASSERT_TRUE(test, irq_spread_hop_by_distance(&t->nodes, 6, 1, hop, 256));
-	KUNIT_EXPECT_TRUE(test, bitmap_equal(hop, irq_spread_test_cpus(test, t, "48-63,176-191"),
-					     256));
-	KUNIT_ASSERT_TRUE(test, irq_spread_hop_by_distance(&t->nodes, 6, 2, hop, 256));
-	KUNIT_EXPECT_TRUE(test, bitmap_equal(hop, irq_spread_test_cpus(test, t, "0-63,128-191"),
-					     256));
-	KUNIT_ASSERT_TRUE(test, irq_spread_hop_by_distance(&t->nodes, 6, 3, hop, 256));
-	KUNIT_EXPECT_EQ(test, bitmap_weight(hop, 256), 256);
-	KUNIT_EXPECT_FALSE(test, irq_spread_hop_by_distance(&t->nodes, 6, 4, hop, 256));
-}
-
 /**
  * struct nth_case - the CPUs irq_spread_topo_nth_cpu() gives index by index
  * @desc: what it tests
@@ -996,7 +965,6 @@ static struct kunit_case irq_spread_engine_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_invalid),
 	KUNIT_CASE(irq_spread_test_no_cpu),
 	KUNIT_CASE(irq_spread_test_node_runs),
-	KUNIT_CASE(irq_spread_test_hops),
 	{}
 };
 

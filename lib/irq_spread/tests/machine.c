@@ -103,7 +103,9 @@ static const unsigned long *test_node_cpus(const struct irq_spread_topology *top
 {
 	struct test_topo *t = to_test_topo(topo);
 
-	return t->nodes.node_cpus(t, node);
+	/* A node without CPUs has none. */
+	return bitmap_empty(t->node_cpus[node], t->m->nr_cpus) ?
+		NULL : t->node_cpus[node];
 }
 
 static const unsigned long *test_sibling_cpus(const struct irq_spread_topology *topo,
@@ -140,22 +142,6 @@ static const struct irq_spread_topology_ops test_topo_ops = {
 	.online_cpus	= test_online_cpus,
 	.cpu_node	= test_cpu_node,
 };
-
-static int test_nodes_distance(const void *priv, int from, int to)
-{
-	const struct test_topo *t = priv;
-
-	return irq_spread_test_distance(t->m, from, to);
-}
-
-/* A node without CPUs has none for irq_spread_hop_by_distance(). */
-static const unsigned long *test_nodes_cpus(const void *priv, int node)
-{
-	const struct test_topo *t = priv;
-
-	return bitmap_empty(t->node_cpus[node], t->m->nr_cpus) ?
-		NULL : t->node_cpus[node];
-}
 
 /**
  * irq_spread_test_bitmap - an empty bitmap of a machine's CPUs
@@ -287,11 +273,6 @@ irq_spread_test_topo_new(struct kunit *test,
 	bitmap_fill(t->online, m->nr_cpus);
 	t->housekeeping = irq_spread_test_bitmap(test, t);
 	bitmap_fill(t->housekeeping, m->nr_cpus);
-
-	t->nodes.nr_nodes = m->nr_nodes;
-	t->nodes.distance = test_nodes_distance;
-	t->nodes.node_cpus = test_nodes_cpus;
-	t->nodes.priv = t;
 
 	KUNIT_ASSERT_EQ(test, irq_spread_topology_init(&t->topo, &test_topo_ops,
 						       m->nr_cpus, m->nr_nodes,

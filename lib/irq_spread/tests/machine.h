@@ -40,7 +40,6 @@ struct test_machine {
  * struct test_topo - an injected machine and its state
  * @topo: the topology given to the engine, pools and devices
  * @m: the machine
- * @nodes: its nodes, for irq_spread_hop_by_distance()
  * @node_cpus: each node's CPUs
  * @siblings: each CPU's SMT siblings, itself included
  * @cpu_node: each CPU's node
@@ -54,7 +53,6 @@ struct test_machine {
 struct test_topo {
 	struct irq_spread_topology topo;
 	const struct test_machine *m;
-	struct irq_spread_nodes nodes;
 	unsigned long **node_cpus;
 	unsigned long **siblings;
 	int *cpu_node;

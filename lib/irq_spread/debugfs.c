@@ -51,8 +51,8 @@ static void irq_spread_dev_show(struct seq_file *m, struct irq_spread_dev *sd)
 		else
 			seq_puts(m, "-");
 		seq_printf(m, " %s %s ", irq_spread_vec_kinds[kind], state);
-		if (irq_spread_dev_current(sd, v, sd->want))
-			seq_printf(m, "%*pbl\n", n, sd->want);
+		if (irq_spread_vec_cpus(sd, v, sd->scratch))
+			seq_printf(m, "%*pbl\n", n, sd->scratch);
 		else
 			seq_puts(m, "-\n");
 	}

@@ -7,10 +7,9 @@
  * policy or a CPU list to the registration's class device (or, through
  * net core, a netdev's files), and when a CPU goes offline or online.
  *
- * The device layer, one concern per file:
+ * The device layer, one concern per file: this one holds registration,
+ * and the driver's calls that read or resize the placement;
  *
- *	device.c	registration, and the driver's calls that read or
- *			resize the placement
  *	placement.c	a placement made and applied to the interrupts all or
  *			nothing, and the driver told of what changed
  *	irq.c		the interrupt core: attaching an interrupt, its
@@ -102,10 +101,10 @@ static struct irq_spread_vec *irq_spread_vec_alloc(struct irq_spread_dev *sd,
 	INIT_LIST_HEAD(&vec->pool_link);
 	vec->hint[0] = vec->masks;
 	vec->hint[1] = vec->masks + sd->stride;
-	vec->seen = vec->masks + 2 * sd->stride;
+	vec->applied = vec->masks + 2 * sd->stride;
 	vec->admin_mask = vec->masks + 3 * sd->stride;
-	vec->now = vec->masks + 4 * sd->stride;
-	vec->home = vec->masks + 5 * sd->stride;
+	vec->cpus = vec->masks + 4 * sd->stride;
+	vec->before_hotplug = vec->masks + 5 * sd->stride;
 	vec->notify.notify = irq_spread_vec_notify;
 	vec->notify.release = irq_spread_vec_notify_release;
 	return vec;
@@ -121,11 +120,11 @@ static void irq_spread_dev_free(struct irq_spread_dev *sd)
 	}
 	kfree(sd->vec);
 	kvfree(sd->placed);
-	kvfree(sd->spare);
+	kvfree(sd->staged);
 	kfree(sd->eligible);
-	kfree(sd->usable);
+	kfree(sd->placed_within);
 	kfree(sd->exclude);
-	kfree(sd->want);
+	kfree(sd->scratch);
 	kfree(sd->report);
 	bitmap_free(sd->changed);
 	bitmap_free(sd->pending);
@@ -138,7 +137,7 @@ static void irq_spread_dev_free(struct irq_spread_dev *sd)
 struct irq_spread_dev_arrays {
 	struct irq_spread_vec **vec;
 	unsigned long *placed;
-	unsigned long *spare;
+	unsigned long *staged;
 	unsigned long *changed;
 	unsigned long *pending;
 };
@@ -147,7 +146,7 @@ static void irq_spread_dev_arrays_free(struct irq_spread_dev_arrays *a)
 {
 	kfree(a->vec);
 	kvfree(a->placed);
-	kvfree(a->spare);
+	kvfree(a->staged);
 	bitmap_free(a->changed);
 	bitmap_free(a->pending);
 }
@@ -161,10 +160,10 @@ static int irq_spread_dev_arrays_alloc(struct irq_spread_dev *sd,
 
 	a->vec = kcalloc(nvec, sizeof(*a->vec), GFP_KERNEL);
 	a->placed = kvcalloc(longs, sizeof(long), GFP_KERNEL);
-	a->spare = kvcalloc(longs, sizeof(long), GFP_KERNEL);
+	a->staged = kvcalloc(longs, sizeof(long), GFP_KERNEL);
 	a->changed = bitmap_zalloc(nvec, GFP_KERNEL);
 	a->pending = bitmap_zalloc(nvec, GFP_KERNEL);
-	if (!a->vec || !a->placed || !a->spare || !a->changed || !a->pending) {
+	if (!a->vec || !a->placed || !a->staged || !a->changed || !a->pending) {
 		irq_spread_dev_arrays_free(a);
 		return -ENOMEM;
 	}
@@ -193,17 +192,17 @@ irq_spread_dev_alloc(struct irq_spread_topology *topo,
 			   cpumask_size() / sizeof(long));
 	sd->reserved = kcalloc(max(nres, 1U), sizeof(*sd->reserved), GFP_KERNEL);
 	sd->eligible = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
-	sd->usable = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
+	sd->placed_within = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
 	sd->exclude = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
-	sd->want = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
+	sd->scratch = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
 	sd->report = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
-	if (!sd->reserved || !sd->eligible || !sd->usable || !sd->exclude ||
-	    !sd->want || !sd->report ||
+	if (!sd->reserved || !sd->eligible || !sd->placed_within || !sd->exclude ||
+	    !sd->scratch || !sd->report ||
 	    irq_spread_dev_arrays_alloc(sd, info->nr_vectors, &a))
 		goto err;
 	sd->vec = a.vec;
 	sd->placed = a.placed;
-	sd->spare = a.spare;
+	sd->staged = a.staged;
 	sd->changed = a.changed;
 	sd->pending = a.pending;
 	sd->nr = info->nr_vectors;
@@ -410,7 +409,7 @@ static int irq_spread_dev_add(struct irq_spread_dev *sd)
 	for (v = 0; v < irq_spread_dev_nvec(sd); v++)
 		irq_spread_vec_refresh(sd, v, sd->placed, sd->nr_active);
 	irq_spread_dev_rmap(sd);
-	irq_spread_dev_placed_afresh(sd);
+	irq_spread_dev_note_fresh(sd);
 	list_add_tail(&sd->list, &sd->topo->devs);
 unlock:
 	mutex_unlock(&sd->lock);
@@ -625,9 +624,9 @@ int irq_spread_dev_vector_mask(struct irq_spread_dev *sd, unsigned int vector,
 	cpumask_clear(mask);
 	do {
 		seq = read_seqcount_begin(&sd->seq);
-		has = vec->has_now;
+		has = vec->has_cpus;
 		if (has)
-			bitmap_copy(cpumask_bits(mask), vec->now,
+			bitmap_copy(cpumask_bits(mask), vec->cpus,
 				    sd->topo->nr_cpus);
 	} while (read_seqcount_retry(&sd->seq, seq));
 	if (!has)
@@ -661,7 +660,7 @@ int irq_spread_dev_vector_cpu(struct irq_spread_dev *sd, unsigned int vector)
 	vec = sd->vec[vector];
 	do {
 		seq = read_seqcount_begin(&sd->seq);
-		cpu = vec->has_now ? find_first_bit(vec->now, sd->topo->nr_cpus) :
+		cpu = vec->has_cpus ? find_first_bit(vec->cpus, sd->topo->nr_cpus) :
 				     -ENODATA;
 	} while (read_seqcount_retry(&sd->seq, seq));
 	return cpu;

@@ -34,9 +34,9 @@ struct irq_spread_pool;
  * @irq: its Linux interrupt, 0 while no interrupt is attached
  * @admin: the administrator set the interrupt's affinity (@admin_mask):
  *	no re-spread applies anything to it until a policy is written
- * @has_now: the vector has CPUs (@now): it is in use
- * @displaced: CPU hotplug moved the spread vector off @home, where it goes
- *	back once every CPU of @home is online again
+ * @has_cpus: the vector has CPUs (@cpus): it is in use
+ * @displaced: CPU hotplug moved the spread vector off @before_hotplug,
+ *	where it goes back once every CPU of it is online again
  * @hinted: the interrupt's affinity hint is @hint[@cur]
  * @cur: which of @hint was applied last
  * @pool: the pool whose vector serves this vector of a placement-only
@@ -47,15 +47,15 @@ struct irq_spread_pool;
  * @hint: two masks, used in turn: the one applied last, which is the
  *	interrupt's affinity hint, and the next one, so that the hint never
  *	changes under the interrupt core
- * @seen: the affinity the library set last, or the one a failed apply
+ * @applied: the affinity the library set last, or the one a failed apply
  *	left: a notification of any other mask is the administrator's
  * @admin_mask: the administrator's mask, while @admin
- * @now: the vector's CPUs, as irq_spread_dev_vector_mask() gives them: the
+ * @cpus: the vector's CPUs, as irq_spread_dev_vector_mask() gives them: the
  *	administrator's, those of the pool vector that serves it, or those of
- *	the placement; with @has_now, written
+ *	the placement; with @has_cpus, written
  *	under &irq_spread_dev.seq (irq_spread_vec_write_begin())
- * @home: while @displaced, the spread vector's placement before CPU hotplug
- *	took a CPU of it away
+ * @before_hotplug: while @displaced, the spread vector's placement before
+ *	CPU hotplug took a CPU of it away
  * @masks: the memory of the masks above
  *
  * The masks are @sd->stride longs each, in @masks.
@@ -66,7 +66,7 @@ struct irq_spread_vec {
 	struct irq_affinity_notify notify;
 	unsigned int irq;
 	bool admin;
-	bool has_now;
+	bool has_cpus;
 	bool displaced;
 	bool hinted;
 	u8 cur;
@@ -74,10 +74,10 @@ struct irq_spread_vec {
 	unsigned int pool_vector;
 	struct list_head pool_link;
 	unsigned long *hint[2];
-	unsigned long *seen;
+	unsigned long *applied;
 	unsigned long *admin_mask;
-	unsigned long *now;
-	unsigned long *home;
+	unsigned long *cpus;
+	unsigned long *before_hotplug;
 	unsigned long masks[];
 };
 
@@ -87,7 +87,7 @@ struct irq_spread_vec {
  * @lock: protects the device's state
  * @seq_lock: serialises the writes under @seq, inside @lock
  * @seq: lets irq_spread_dev_vector_mask() and irq_spread_dev_vector_cpu()
- *	read the vectors' @now and @has_now without @lock
+ *	read the vectors' @cpus and @has_cpus without @lock
  * @topo: the machine
  * @dev: the device
  * @node: the device's NUMA node, or NUMA_NO_NODE
@@ -107,10 +107,11 @@ struct irq_spread_vec {
  * @placed: the placement of the @nr spread vectors, the first @nr_active
  *	of them counted in the load of @topo (but for a placement-only
  *	device, %IRQ_SPREAD_DEV_PLACE_ONLY, which is never counted)
- * @spare: where the next placement is made, @nr masks
+ * @staged: where a new placement is made, @nr masks: swapped with @placed
+ *	once the new one is applied
  * @eligible: the CPUs a %IRQ_SPREAD_ALL_CPUS vector gets
- * @usable: the CPUs its last fresh placement could use: a CPU coming
- *	online that was not among them places the device afresh
+ * @placed_within: the CPUs its last fresh placement could use: a CPU
+ *	coming online that was not among them places the device afresh
  * @exclude: the CPUs the device may not use, the complement of those the
  *	administrator allowed it (irq_spread_dev_set_cpus()), while
  *	@restricted
@@ -118,7 +119,7 @@ struct irq_spread_vec {
  * @policy_set: the administrator chose @policy
  * @flags: &irq_spread_dev_info.flags
  * @cdev: the device's class device, which holds its files, or %NULL
- * @want: scratch: one vector's mask
+ * @scratch: one vector's mask, for the holder of @lock
  * @changed: scratch: the vectors a commit changed, a bitmap of all vectors
  * @pending: the vectors whose change @ops has not been told of yet
  * @report: the mask @work reports, used by @work alone
@@ -150,15 +151,15 @@ struct irq_spread_dev {
 	size_t stride;
 	struct irq_spread_vec **vec;
 	unsigned long *placed;
-	unsigned long *spare;
+	unsigned long *staged;
 	unsigned long *eligible;
-	unsigned long *usable;
+	unsigned long *placed_within;
 	unsigned long *exclude;
 	bool restricted;
 	bool policy_set;
 	unsigned int flags;
 	struct device *cdev;
-	unsigned long *want;
+	unsigned long *scratch;
 	unsigned long *changed;
 	unsigned long *pending;
 	unsigned long *report;
@@ -195,8 +196,8 @@ void irq_spread_dev_hold(struct irq_spread_dev *sd, unsigned int nvec,
 			 const unsigned long *masks);
 void irq_spread_dev_eligible(const struct irq_spread_dev *sd,
 			     unsigned long *dst);
-bool irq_spread_dev_current(const struct irq_spread_dev *sd, unsigned int v,
-			    unsigned long *dst);
+bool irq_spread_vec_cpus(const struct irq_spread_dev *sd, unsigned int v,
+			 unsigned long *dst);
 void irq_spread_vec_write_begin(struct irq_spread_dev *sd,
 				unsigned long *flags);
 void irq_spread_vec_write_end(struct irq_spread_dev *sd, unsigned long flags);
@@ -211,7 +212,7 @@ void irq_spread_dev_work(struct work_struct *work);
 int irq_spread_dev_commit(struct irq_spread_dev *sd, const unsigned long *masks,
 			  unsigned int nr_active, unsigned int flags);
 void irq_spread_dev_committed(struct irq_spread_dev *sd);
-void irq_spread_dev_placed_afresh(struct irq_spread_dev *sd);
+void irq_spread_dev_note_fresh(struct irq_spread_dev *sd);
 int irq_spread_dev_respread(struct irq_spread_dev *sd, unsigned int nr_active,
 			    enum irq_spread_policy policy, unsigned int flags);
 
@@ -233,8 +234,8 @@ void irq_spread_vec_notify_release(struct kref *ref);
 const char *irq_spread_vec_notifier(const struct irq_spread_vec *vec);
 int irq_spread_vec_apply(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
 			 const unsigned long *mask);
-void irq_spread_vec_reseen(struct irq_spread_dev *sd,
-			   struct irq_spread_vec *vec);
+void irq_spread_vec_read_affinity(struct irq_spread_dev *sd,
+				  struct irq_spread_vec *vec);
 void irq_spread_dev_rmap(struct irq_spread_dev *sd);
 
 /* hotplug.c */

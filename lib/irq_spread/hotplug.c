@@ -40,7 +40,7 @@
 #include "device.h"
 #include "pool.h"
 
-/* Spread vector @k's mask in @masks, @placed or @spare of @sd. */
+/* Spread vector @k's mask in @masks, @placed or @staged of @sd. */
 static unsigned long *irq_spread_dev_mask(const struct irq_spread_dev *sd,
 					  unsigned long *masks,
 					  unsigned int k)
@@ -56,7 +56,7 @@ static unsigned long *irq_spread_dev_mask(const struct irq_spread_dev *sd,
 static int irq_spread_dev_repair_slot(struct irq_spread_dev *sd, unsigned int k)
 {
 	struct irq_spread_topology *topo = sd->topo;
-	unsigned long *mask = irq_spread_dev_mask(sd, sd->spare, k);
+	unsigned long *mask = irq_spread_dev_mask(sd, sd->staged, k);
 	unsigned int n = topo->nr_cpus, j, slot;
 	const unsigned long *sibs;
 	int ret;
@@ -69,13 +69,13 @@ static int irq_spread_dev_repair_slot(struct irq_spread_dev *sd, unsigned int k)
 	slot = find_first_bit(mask, n);
 	sibs = topo->ops->sibling_cpus(topo, slot);
 	for (j = 0; j < sd->nr_active; j++) {
-		if (j != k && bitmap_intersects(irq_spread_dev_mask(sd, sd->spare, j),
+		if (j != k && bitmap_intersects(irq_spread_dev_mask(sd, sd->staged, j),
 						sibs, n))
 			return 0;
 	}
 	irq_spread_dev_release(sd, 1, mask);
-	irq_spread_dev_eligible(sd, sd->want);
-	bitmap_and(mask, sibs, sd->want, n);
+	irq_spread_dev_eligible(sd, sd->scratch);
+	bitmap_and(mask, sibs, sd->scratch, n);
 	__set_bit(slot, mask);
 	irq_spread_dev_hold(sd, 1, mask);
 	return 0;
@@ -83,7 +83,7 @@ static int irq_spread_dev_repair_slot(struct irq_spread_dev *sd, unsigned int k)
 
 /*
  * Whether mask @i of the fresh placement @fresh is one no other vector
- * has: not among the vectors of @sd->spare that keep a CPU (each of which
+ * has: not among the vectors of @sd->staged that keep a CPU (each of which
  * takes one equal mask of @fresh, marked in @used), and on no CPU of
  * theirs.
  */
@@ -99,7 +99,7 @@ static bool irq_spread_dev_fresh_free(const struct irq_spread_dev *sd,
 		return false;
 	for (j = 0; j < sd->nr_active; j++) {
 		if (!test_bit(j, empty) &&
-		    bitmap_intersects(irq_spread_dev_mask(sd, sd->spare, j), m, n))
+		    bitmap_intersects(irq_spread_dev_mask(sd, sd->staged, j), m, n))
 			return false;
 	}
 	return true;
@@ -121,7 +121,7 @@ static void irq_spread_dev_take_fresh(struct irq_spread_dev *sd,
 			i++;
 		if (i == nr)
 			return;
-		bitmap_copy(irq_spread_dev_mask(sd, sd->spare, k),
+		bitmap_copy(irq_spread_dev_mask(sd, sd->staged, k),
 			    fresh + i * sd->stride, sd->stride * BITS_PER_LONG);
 		__set_bit(i, used);
 		__clear_bit(k, empty);
@@ -162,7 +162,7 @@ static bool irq_spread_dev_narrow(struct irq_spread_dev *sd,
 	bool narrowed = false;
 
 	for (j = 0; j < nr; j++) {
-		mask = irq_spread_dev_mask(sd, sd->spare, j);
+		mask = irq_spread_dev_mask(sd, sd->staged, j);
 		if (test_bit(j, empty) ||
 		    irq_spread_dev_has_equal(sd, fresh, used, mask))
 			continue;
@@ -172,7 +172,7 @@ static bool irq_spread_dev_narrow(struct irq_spread_dev *sd,
 				continue;
 			vec = sd->vec[sd->pre + j];
 			if (!vec->displaced) {
-				bitmap_copy(vec->home, mask,
+				bitmap_copy(vec->before_hotplug, mask,
 					    sd->stride * BITS_PER_LONG);
 				vec->displaced = true;
 			}
@@ -213,7 +213,7 @@ static void irq_spread_dev_repair(struct irq_spread_dev *sd,
 	if (!fresh || !used)
 		goto slots;
 	/* The fresh placement, with none of the device's own load. */
-	irq_spread_dev_release(sd, nr, sd->spare);
+	irq_spread_dev_release(sd, nr, sd->staged);
 	ret = irq_spread_dev_spread(sd, nr, sd->policy, fresh, 0);
 	if (ret)
 		goto hold;
@@ -226,7 +226,7 @@ static void irq_spread_dev_repair(struct irq_spread_dev *sd,
 		for (i = 0; i < nr; i++) {
 			if (!test_bit(i, used) &&
 			    bitmap_equal(fresh + i * sd->stride,
-					 irq_spread_dev_mask(sd, sd->spare, j), n)) {
+					 irq_spread_dev_mask(sd, sd->staged, j), n)) {
 				__set_bit(i, used);
 				break;
 			}
@@ -239,7 +239,7 @@ hold:
 	/* The vectors keeping a CPU, and those just placed, count again. */
 	for (j = 0; j < nr; j++) {
 		if (!test_bit(j, empty))
-			irq_spread_dev_hold(sd, 1, irq_spread_dev_mask(sd, sd->spare, j));
+			irq_spread_dev_hold(sd, 1, irq_spread_dev_mask(sd, sd->staged, j));
 	}
 slots:
 	for_each_set_bit(k, empty, nr) {
@@ -253,7 +253,7 @@ slots:
 }
 
 /*
- * Apply @sd->spare, the placement after a CPU went or came, if a spread
+ * Apply @sd->staged, the placement after a CPU went or came, if a spread
  * vector @moved or the device has a reserved vector on every CPU, which
  * follows every CPU; apply only what changed, and keep going past a
  * vector the interrupt core refuses.
@@ -266,8 +266,8 @@ static void irq_spread_dev_hotplug_commit(struct irq_spread_dev *sd, bool moved)
 		moved = sd->reserved[k] == IRQ_SPREAD_ALL_CPUS;
 	if (!moved)
 		return;
-	irq_spread_dev_commit(sd, sd->spare, sd->nr_active, 0);
-	swap(sd->placed, sd->spare);
+	irq_spread_dev_commit(sd, sd->staged, sd->nr_active, 0);
+	swap(sd->placed, sd->staged);
 	irq_spread_dev_committed(sd);
 }
 
@@ -287,15 +287,15 @@ static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 		dev_warn(sd->dev, "irq_spread: vectors left on CPU %u\n", cpu);
 		return;
 	}
-	memcpy(sd->spare, sd->placed, longs * sizeof(long));
+	memcpy(sd->staged, sd->placed, longs * sizeof(long));
 	for (k = 0; k < sd->nr_active; k++) {
-		mask = irq_spread_dev_mask(sd, sd->spare, k);
+		mask = irq_spread_dev_mask(sd, sd->staged, k);
 		if (!test_bit(cpu, mask))
 			continue;
 		/* Where it goes back to: its first home, if moved before. */
 		vec = sd->vec[sd->pre + k];
 		if (!vec->displaced) {
-			bitmap_copy(vec->home, mask, sd->stride * BITS_PER_LONG);
+			bitmap_copy(vec->before_hotplug, mask, sd->stride * BITS_PER_LONG);
 			vec->displaced = true;
 		}
 		/* A vector with other CPUs keeps them. */
@@ -358,15 +358,15 @@ static void irq_spread_dev_cpu_back(struct irq_spread_dev *sd)
 	bool moved = false;
 
 	lockdep_assert_held(&sd->lock);
-	irq_spread_dev_eligible(sd, sd->want);
-	memcpy(sd->spare, sd->placed, longs * sizeof(long));
+	irq_spread_dev_eligible(sd, sd->scratch);
+	memcpy(sd->staged, sd->placed, longs * sizeof(long));
 	for (k = 0; k < sd->nr_active; k++) {
 		vec = sd->vec[sd->pre + k];
-		if (!vec->displaced || !bitmap_subset(vec->home, sd->want, n))
+		if (!vec->displaced || !bitmap_subset(vec->before_hotplug, sd->scratch, n))
 			continue;
-		mask = irq_spread_dev_mask(sd, sd->spare, k);
+		mask = irq_spread_dev_mask(sd, sd->staged, k);
 		irq_spread_dev_release(sd, 1, mask);
-		bitmap_copy(mask, vec->home, sd->stride * BITS_PER_LONG);
+		bitmap_copy(mask, vec->before_hotplug, sd->stride * BITS_PER_LONG);
 		irq_spread_dev_hold(sd, 1, mask);
 		vec->displaced = false;
 		moved = true;
@@ -402,7 +402,7 @@ void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
 		clear_bit(cpu, topo->leaving);
 	list_for_each_entry(sd, &topo->devs, list) {
 		mutex_lock(&sd->lock);
-		if (test_bit(cpu, sd->usable)) {
+		if (test_bit(cpu, sd->placed_within)) {
 			irq_spread_dev_cpu_back(sd);
 		} else {
 			ret = irq_spread_dev_respread(sd, sd->nr_active,

@@ -209,9 +209,9 @@ void irq_spread_dev_rmap(struct irq_spread_dev *sd)
 	}
 	for (k = first; k < sd->nr_active; k++) {
 		vec = sd->vec[sd->pre + k];
-		if (!vec->irq || !vec->has_now)
+		if (!vec->irq || !vec->has_cpus)
 			continue;
-		err = cpu_rmap_update(sd->rmap, k, to_cpumask(vec->now));
+		err = cpu_rmap_update(sd->rmap, k, to_cpumask(vec->cpus));
 		if (err)
 			dev_warn(sd->dev, "irq_spread: aRFS map of vector %u not updated: %d\n",
 				 vec->index, err);
@@ -227,18 +227,18 @@ void irq_spread_dev_rmap(struct irq_spread_dev *sd)
  * notification copied, which counts only if the interrupt still has it;
  * %NULL to read what it has without one.
  */
-static void irq_spread_vec_seen(struct irq_spread_dev *sd,
-				struct irq_spread_vec *vec,
-				const cpumask_t *mask)
+static void irq_spread_vec_check_admin(struct irq_spread_dev *sd,
+				       struct irq_spread_vec *vec,
+				       const cpumask_t *mask)
 {
 	unsigned int n = sd->topo->nr_cpus, k;
-	unsigned long *now = sd->want;
+	unsigned long *has = sd->scratch;
 	unsigned long flags;
 
 	lockdep_assert_held(&sd->lock);
-	if (!irq_spread_irq_get(vec->irq, to_cpumask(now)) ||
-	    (mask && !bitmap_equal(cpumask_bits(mask), now, n)) ||
-	    bitmap_equal(now, vec->seen, n))
+	if (!irq_spread_irq_get(vec->irq, to_cpumask(has)) ||
+	    (mask && !bitmap_equal(cpumask_bits(mask), has, n)) ||
+	    bitmap_equal(has, vec->applied, n))
 		return;
 	/* Only a vector in use can be the administrator's. */
 	if (irq_spread_dev_spread_index(sd, vec->index, &k) &&
@@ -247,11 +247,11 @@ static void irq_spread_vec_seen(struct irq_spread_dev *sd,
 
 	vec->admin = true;
 	bitmap_zero(vec->admin_mask, sd->stride * BITS_PER_LONG);
-	bitmap_copy(vec->admin_mask, now, n);
-	bitmap_copy(vec->seen, vec->admin_mask, sd->stride * BITS_PER_LONG);
+	bitmap_copy(vec->admin_mask, has, n);
+	bitmap_copy(vec->applied, vec->admin_mask, sd->stride * BITS_PER_LONG);
 	irq_spread_vec_write_begin(sd, &flags);
-	bitmap_copy(vec->now, vec->admin_mask, sd->stride * BITS_PER_LONG);
-	vec->has_now = true;
+	bitmap_copy(vec->cpus, vec->admin_mask, sd->stride * BITS_PER_LONG);
+	vec->has_cpus = true;
 	irq_spread_vec_write_end(sd, flags);
 	irq_spread_dev_rmap(sd);
 	bitmap_zero(sd->changed, irq_spread_dev_nvec(sd));
@@ -278,7 +278,7 @@ void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 
 	mutex_lock(&sd->lock);
 	if (!sd->dead && vec->irq)
-		irq_spread_vec_seen(sd, vec, mask);
+		irq_spread_vec_check_admin(sd, vec, mask);
 	mutex_unlock(&sd->lock);
 }
 
@@ -288,11 +288,11 @@ void irq_spread_vec_notify_release(struct kref *ref)
 }
 
 /* What the interrupt has now, after an apply it refused. */
-void irq_spread_vec_reseen(struct irq_spread_dev *sd,
-			   struct irq_spread_vec *vec)
+void irq_spread_vec_read_affinity(struct irq_spread_dev *sd,
+				  struct irq_spread_vec *vec)
 {
-	if (!irq_spread_irq_get(vec->irq, to_cpumask(vec->seen)))
-		bitmap_copy(vec->seen, vec->hint[vec->cur],
+	if (!irq_spread_irq_get(vec->irq, to_cpumask(vec->applied)))
+		bitmap_copy(vec->applied, vec->hint[vec->cur],
 			    sd->stride * BITS_PER_LONG);
 }
 
@@ -315,7 +315,7 @@ int irq_spread_vec_apply(struct irq_spread_dev *sd,
 		/* The refused mask is the hint now: put the old one back. */
 		irq_spread_irq_hint(vec->irq, vec->hinted ?
 				    to_cpumask(vec->hint[vec->cur]) : NULL);
-		irq_spread_vec_reseen(sd, vec);
+		irq_spread_vec_read_affinity(sd, vec);
 		dev_warn_ratelimited(sd->dev,
 				     "irq_spread: affinity of IRQ %u not set: %d\n",
 				     vec->irq, ret);
@@ -323,7 +323,7 @@ int irq_spread_vec_apply(struct irq_spread_dev *sd,
 	}
 	vec->cur = !vec->cur;
 	vec->hinted = true;
-	bitmap_copy(vec->seen, next, bits);
+	bitmap_copy(vec->applied, next, bits);
 	return 0;
 }
 
@@ -378,8 +378,8 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	/* Until the notifier is in, nothing tells the administrator's. */
 	vec->irq = irq;
 	vec->hinted = false;
-	bitmap_zero(vec->seen, sd->stride * BITS_PER_LONG);
-	irq_spread_vec_reseen(sd, vec);
+	bitmap_zero(vec->applied, sd->stride * BITS_PER_LONG);
+	irq_spread_vec_read_affinity(sd, vec);
 	mutex_unlock(&sd->lock);
 
 	ret = irq_spread_irq_notifier(irq, &vec->notify);
@@ -394,14 +394,14 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	 */
 	mutex_lock(&sd->lock);
 	ret = 0;
-	if (vec->has_now && vec->admin) {
+	if (vec->has_cpus && vec->admin) {
 		if (irq_spread_irq_affinity(irq, to_cpumask(vec->admin_mask)))
-			irq_spread_vec_reseen(sd, vec);
+			irq_spread_vec_read_affinity(sd, vec);
 		else
-			bitmap_copy(vec->seen, vec->admin_mask,
+			bitmap_copy(vec->applied, vec->admin_mask,
 				    sd->stride * BITS_PER_LONG);
-	} else if (vec->has_now) {
-		ret = irq_spread_vec_apply(sd, vec, vec->now);
+	} else if (vec->has_cpus) {
+		ret = irq_spread_vec_apply(sd, vec, vec->cpus);
 	}
 	if (!ret)
 		irq_spread_dev_rmap(sd);
@@ -458,7 +458,7 @@ void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector)
 	irq_spread_irq_notifier(irq, NULL);
 	mutex_lock(&sd->lock);
 	if (vec->irq == irq) {
-		irq_spread_vec_seen(sd, vec, NULL);
+		irq_spread_vec_check_admin(sd, vec, NULL);
 		if (vec->hinted)
 			irq_spread_irq_hint(irq, NULL);
 		vec->hinted = false;

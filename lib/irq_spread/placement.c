@@ -109,10 +109,10 @@ static int irq_spread_dev_reserved(const struct irq_spread_dev *sd,
  * it follows (modulo the ones in use) or @sd->eligible.  Return false for
  * a spread vector not in use, which has none.
  */
-static bool irq_spread_dev_want(const struct irq_spread_dev *sd,
-				const unsigned long *masks,
-				unsigned int nr_active, unsigned int v,
-				unsigned long *dst)
+static bool irq_spread_dev_vector_placement(const struct irq_spread_dev *sd,
+					    const unsigned long *masks,
+					    unsigned int nr_active, unsigned int v,
+					    unsigned long *dst)
 {
 	unsigned int bits = sd->stride * BITS_PER_LONG, k;
 	int with;
@@ -133,7 +133,7 @@ static bool irq_spread_dev_want(const struct irq_spread_dev *sd,
 }
 
 /*
- * A change of vectors' @now and @has_now, which irq_spread_dev_vector_mask()
+ * A change of vectors' @cpus and @has_cpus, which irq_spread_dev_vector_mask()
  * and irq_spread_dev_vector_cpu() read without a lock: between these two,
  * with @sd->lock held.  Interrupts off, so that a reader in an interrupt
  * handler never spins on a write it interrupted.
@@ -152,20 +152,20 @@ void irq_spread_vec_write_end(struct irq_spread_dev *sd, unsigned long flags)
 }
 
 /* Vector @v's CPUs, as the driver sees them, into @dst; false if none. */
-bool irq_spread_dev_current(const struct irq_spread_dev *sd,
-			    unsigned int v, unsigned long *dst)
+bool irq_spread_vec_cpus(const struct irq_spread_dev *sd,
+			 unsigned int v, unsigned long *dst)
 {
 	const struct irq_spread_vec *vec = sd->vec[v];
 
 	lockdep_assert_held(&sd->lock);
-	if (vec->has_now)
-		bitmap_copy(dst, vec->now, sd->stride * BITS_PER_LONG);
-	return vec->has_now;
+	if (vec->has_cpus)
+		bitmap_copy(dst, vec->cpus, sd->stride * BITS_PER_LONG);
+	return vec->has_cpus;
 }
 
 /*
  * Vector @v's CPUs under the placement @masks of @nr_active spread
- * vectors, into @vec->now: the administrator's if the vector is in use and
+ * vectors, into @vec->cpus: the administrator's if the vector is in use and
  * the administrator's, else those of the placement.
  */
 void irq_spread_vec_refresh(struct irq_spread_dev *sd, unsigned int v,
@@ -179,26 +179,26 @@ void irq_spread_vec_refresh(struct irq_spread_dev *sd, unsigned int v,
 	if (vec->pool)
 		return;
 	irq_spread_vec_write_begin(sd, &flags);
-	vec->has_now = irq_spread_dev_want(sd, masks, nr_active, v, vec->now);
-	if (vec->has_now && vec->admin)
-		bitmap_copy(vec->now, vec->admin_mask,
+	vec->has_cpus = irq_spread_dev_vector_placement(sd, masks, nr_active, v, vec->cpus);
+	if (vec->has_cpus && vec->admin)
+		bitmap_copy(vec->cpus, vec->admin_mask,
 			    sd->stride * BITS_PER_LONG);
 	irq_spread_vec_write_end(sd, flags);
 }
 
-/* Vector @vec's @now is @mask from now on: a change for the driver? */
-static void irq_spread_vec_set_now(struct irq_spread_vec *vec,
-				   const unsigned long *mask)
+/* Vector @vec's @cpus is @mask from now on: a change for the driver? */
+static void irq_spread_vec_set_cpus(struct irq_spread_vec *vec,
+				    const unsigned long *mask)
 {
 	struct irq_spread_dev *sd = vec->sd;
 	unsigned int n = sd->topo->nr_cpus;
 	unsigned long flags;
 
-	if (vec->has_now && bitmap_equal(vec->now, mask, n))
+	if (vec->has_cpus && bitmap_equal(vec->cpus, mask, n))
 		return;
 	irq_spread_vec_write_begin(sd, &flags);
-	bitmap_copy(vec->now, mask, sd->stride * BITS_PER_LONG);
-	vec->has_now = true;
+	bitmap_copy(vec->cpus, mask, sd->stride * BITS_PER_LONG);
+	vec->has_cpus = true;
 	irq_spread_vec_write_end(sd, flags);
 	bitmap_zero(sd->changed, irq_spread_dev_nvec(sd));
 	__set_bit(vec->index, sd->changed);
@@ -218,7 +218,7 @@ static void irq_spread_vec_set_now(struct irq_spread_vec *vec,
 void irq_spread_vec_serve(struct irq_spread_vec *vec, const unsigned long *mask)
 {
 	lockdep_assert_held(&vec->sd->lock);
-	irq_spread_vec_set_now(vec, mask);
+	irq_spread_vec_set_cpus(vec, mask);
 }
 
 /**
@@ -237,14 +237,14 @@ void irq_spread_vec_unserve(struct irq_spread_vec *vec)
 	unsigned long flags;
 
 	lockdep_assert_held(&sd->lock);
-	if (irq_spread_dev_want(sd, sd->placed, sd->nr_active, vec->index,
-				sd->want)) {
-		irq_spread_vec_set_now(vec, sd->want);
+	if (irq_spread_dev_vector_placement(sd, sd->placed, sd->nr_active,
+					    vec->index, sd->scratch)) {
+		irq_spread_vec_set_cpus(vec, sd->scratch);
 		return;
 	}
 	/* A spread vector not in use has no CPUs. */
 	irq_spread_vec_write_begin(sd, &flags);
-	vec->has_now = false;
+	vec->has_cpus = false;
 	irq_spread_vec_write_end(sd, flags);
 }
 
@@ -277,7 +277,7 @@ void irq_spread_dev_work(struct work_struct *work)
 			return;
 		}
 		__clear_bit(v, sd->pending);
-		have = irq_spread_dev_current(sd, v, sd->report);
+		have = irq_spread_vec_cpus(sd, v, sd->report);
 		mutex_unlock(&sd->lock);
 		if (have)
 			sd->ops->changed(sd->priv, v, to_cpumask(sd->report));
@@ -318,14 +318,14 @@ static void irq_spread_vec_undo(struct irq_spread_dev *sd,
 		vec->hinted = true;
 	}
 	if (!ret)
-		bitmap_copy(vec->seen, vec->hint[vec->cur], bits);
+		bitmap_copy(vec->applied, vec->hint[vec->cur], bits);
 	if (!ret && old->admin) {
 		ret = irq_spread_irq_affinity(vec->irq,
 					      to_cpumask(vec->admin_mask));
-		bitmap_copy(vec->seen, vec->admin_mask, bits);
+		bitmap_copy(vec->applied, vec->admin_mask, bits);
 	}
 	if (ret) {
-		irq_spread_vec_reseen(sd, vec);
+		irq_spread_vec_read_affinity(sd, vec);
 		dev_warn(sd->dev, "irq_spread: IRQ %u not moved back: %d\n",
 			 vec->irq, ret);
 	}
@@ -333,7 +333,7 @@ static void irq_spread_vec_undo(struct irq_spread_dev *sd,
 
 /*
  * Make vector @v's interrupt follow its mask under the placement @masks of
- * @nr_active spread vectors (in @sd->want): apply it if the interrupt has
+ * @nr_active spread vectors (in @sd->scratch): apply it if the interrupt has
  * anything else (with @all, in any case), unless the administrator's;
  * take the hint of a vector not in use away.  Record in @old what was
  * touched.
@@ -349,7 +349,7 @@ static int irq_spread_dev_commit_one(struct irq_spread_dev *sd, unsigned int v,
 
 	if (!vec->irq)
 		return 0;
-	if (!irq_spread_dev_want(sd, masks, nr_active, v, sd->want)) {
+	if (!irq_spread_dev_vector_placement(sd, masks, nr_active, v, sd->scratch)) {
 		if (vec->hinted) {
 			irq_spread_irq_hint(vec->irq, NULL);
 			old->touched = true;
@@ -360,10 +360,10 @@ static int irq_spread_dev_commit_one(struct irq_spread_dev *sd, unsigned int v,
 	if (vec->admin)
 		return 0;
 	if (!all && vec->hinted && !old->admin &&
-	    bitmap_equal(vec->hint[vec->cur], sd->want, n) &&
-	    bitmap_equal(vec->seen, sd->want, n))
+	    bitmap_equal(vec->hint[vec->cur], sd->scratch, n) &&
+	    bitmap_equal(vec->applied, sd->scratch, n))
 		return 0;
-	ret = irq_spread_vec_apply(sd, vec, sd->want);
+	ret = irq_spread_vec_apply(sd, vec, sd->scratch);
 	if (!ret)
 		old->touched = true;
 	return ret;
@@ -372,7 +372,7 @@ static int irq_spread_dev_commit_one(struct irq_spread_dev *sd, unsigned int v,
 /*
  * Make the attached vectors follow the placement @masks of @nr_active
  * spread vectors, which is about to replace @sd->placed, and give every
- * vector its new CPUs (&irq_spread_vec.now).  The administrator's vectors
+ * vector its new CPUs (&irq_spread_vec.cpus).  The administrator's vectors
  * are left alone, unless %IRQ_SPREAD_COMMIT_RESET in @flags hands them
  * back and applies every vector in use, changed or not.  Note in
  * @sd->changed the vectors whose CPUs change for the driver.
@@ -409,11 +409,12 @@ int irq_spread_dev_commit(struct irq_spread_dev *sd,
 			continue;
 		if (reset)
 			vec->admin = false;
-		want = irq_spread_dev_want(sd, masks, nr_active, v, sd->want);
+		want = irq_spread_dev_vector_placement(sd, masks, nr_active, v,
+						       sd->scratch);
 		if (want && vec->admin)
-			bitmap_copy(sd->want, vec->admin_mask, n);
-		if (want != vec->has_now ||
-		    (want && !bitmap_equal(sd->want, vec->now, n)))
+			bitmap_copy(sd->scratch, vec->admin_mask, n);
+		if (want != vec->has_cpus ||
+		    (want && !bitmap_equal(sd->scratch, vec->cpus, n)))
 			__set_bit(v, sd->changed);
 
 		err = irq_spread_dev_commit_one(sd, v, masks, nr_active, reset,
@@ -441,7 +442,7 @@ out:
 }
 
 /**
- * irq_spread_dev_placed_afresh - note that a device was placed afresh
+ * irq_spread_dev_note_fresh - note that a device was placed afresh
  * @sd: the device, whose placement now reflects every CPU it may use
  *
  * No vector is displaced by CPU hotplug any more, and the CPUs the
@@ -451,14 +452,14 @@ out:
  *
  * Context: the device's lock held.
  */
-void irq_spread_dev_placed_afresh(struct irq_spread_dev *sd)
+void irq_spread_dev_note_fresh(struct irq_spread_dev *sd)
 {
 	unsigned int v;
 
 	lockdep_assert_held(&sd->lock);
-	irq_spread_dev_eligible(sd, sd->usable);
+	irq_spread_dev_eligible(sd, sd->placed_within);
 	if (sd->restricted)
-		bitmap_or(sd->usable, sd->usable, sd->exclude,
+		bitmap_or(sd->placed_within, sd->placed_within, sd->exclude,
 			  sd->topo->nr_cpus);
 	for (v = 0; v < irq_spread_dev_nvec(sd); v++)
 		sd->vec[v]->displaced = false;
@@ -487,18 +488,18 @@ int irq_spread_dev_respread(struct irq_spread_dev *sd,
 
 	lockdep_assert_held(&sd->lock);
 	irq_spread_dev_release(sd, sd->nr_active, sd->placed);
-	ret = irq_spread_dev_spread(sd, nr_active, policy, sd->spare, 0);
+	ret = irq_spread_dev_spread(sd, nr_active, policy, sd->staged, 0);
 	if (ret)
 		goto hold;
-	ret = irq_spread_dev_commit(sd, sd->spare, nr_active, flags);
+	ret = irq_spread_dev_commit(sd, sd->staged, nr_active, flags);
 	if (ret && (flags & IRQ_SPREAD_COMMIT_UNDO)) {
-		irq_spread_dev_release(sd, nr_active, sd->spare);
+		irq_spread_dev_release(sd, nr_active, sd->staged);
 		goto hold;
 	}
-	swap(sd->placed, sd->spare);
+	swap(sd->placed, sd->staged);
 	sd->nr_active = nr_active;
 	sd->policy = policy;
-	irq_spread_dev_placed_afresh(sd);
+	irq_spread_dev_note_fresh(sd);
 	irq_spread_dev_committed(sd);
 	return ret;
 

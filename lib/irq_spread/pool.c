@@ -97,10 +97,11 @@ static unsigned long *irq_spread_pool_mask(const struct irq_spread_pool *pool,
 	return pool->masks + v * pool->stride;
 }
 
-static unsigned long *irq_spread_pool_home(const struct irq_spread_pool *pool,
-					   unsigned int v)
+static unsigned long *
+irq_spread_pool_before_hotplug(const struct irq_spread_pool *pool,
+			       unsigned int v)
 {
-	return pool->homes + v * pool->stride;
+	return pool->before_hotplug + v * pool->stride;
 }
 
 /*
@@ -219,7 +220,7 @@ static void irq_spread_pool_list_init(struct irq_spread_pool *pool,
 		.head = IRQ_SPREAD_POOL_NONE,
 		.start = IRQ_SPREAD_POOL_NONE,
 		.least = UINT_MAX,
-		.seen = pool->puts,
+		.walked_at = pool->puts,
 	};
 	__clear_bit(cpu, pool->firsts);
 }
@@ -347,7 +348,7 @@ static noinline void irq_spread_pool_puts_wrapped(struct irq_spread_pool *pool)
 
 	pool->puts = 1;
 	for (cpu = 0; cpu < pool->topo->nr_cpus; cpu++)
-		pool->by_first[cpu].seen = 0;
+		pool->by_first[cpu].walked_at = 0;
 }
 
 /*
@@ -478,7 +479,7 @@ irq_spread_pool_start_answers(const struct irq_spread_pool *pool,
  * The walk starts at the list's start, unless a put came since the list
  * was last walked whole; it stops at the first vector it may take that
  * has the list's least users.  If it finds none, the whole list is walked,
- * and its least users, their start and the puts it has seen are set anew.
+ * and its least users, their start and @walked_at are set anew.
  */
 static noinline u64 irq_spread_pool_list_walk(struct irq_spread_pool *pool,
 					      struct irq_spread_pool_list *list,
@@ -489,7 +490,7 @@ static noinline u64 irq_spread_pool_list_walk(struct irq_spread_pool *pool,
 	unsigned int least = UINT_MAX, start = IRQ_SPREAD_POOL_NONE, v;
 	u64 key;
 
-	if (list->seen == pool->puts) {
+	if (list->walked_at == pool->puts) {
 		for (v = list->start; v != IRQ_SPREAD_POOL_NONE;
 		     v = pool->vec[v].next) {
 			key = irq_spread_pool_key(pool, v);
@@ -513,7 +514,7 @@ static noinline u64 irq_spread_pool_list_walk(struct irq_spread_pool *pool,
 	}
 	list->least = least;
 	list->start = start;
-	list->seen = pool->puts;
+	list->walked_at = pool->puts;
 	return limit;
 }
 
@@ -537,7 +538,7 @@ irq_spread_pool_walk(struct irq_spread_pool *pool, const unsigned long *cpus,
 	for (w = 0; w < words; w++) {
 		for (bits = cpus[w] & pool->firsts[w]; bits; bits &= bits - 1) {
 			list = &pool->by_first[w * BITS_PER_LONG + __ffs(bits)];
-			if (list->seen == pool->puts) {
+			if (list->walked_at == pool->puts) {
 				/* No vector of the list is below its least. */
 				if (limit <= (u64)list->least << 32)
 					continue;
@@ -744,11 +745,11 @@ static int irq_spread_pool_place(struct irq_spread_pool *pool, unsigned int v,
 	unsigned int n = topo->nr_cpus;
 
 	if (cpus) {
-		bitmap_complement(pool->want, cpus, n);
+		bitmap_complement(pool->avoid, cpus, n);
 		if (exclude)
-			bitmap_or(pool->want, pool->want, exclude, n);
-		if (bitmap_weight(pool->want, n) < n)
-			exclude = pool->want;
+			bitmap_or(pool->avoid, pool->avoid, exclude, n);
+		if (bitmap_weight(pool->avoid, n) < n)
+			exclude = pool->avoid;
 	}
 	return irq_spread_topo_cpus(topo, pool->info.node, 1, pool->policy,
 				    exclude, irq_spread_pool_mask(pool, v),
@@ -930,7 +931,7 @@ irq_spread_pool_take_start(struct irq_spread_pool *pool,
 			return -EAGAIN;
 		list = &pool->by_first[w * BITS_PER_LONG + __ffs(bits)];
 	}
-	if (!list || list->seen != pool->puts ||
+	if (!list || list->walked_at != pool->puts ||
 	    list->least >= irq_spread_pool_share(pool) ||
 	    !irq_spread_pool_start_answers(pool, list, cpus, NULL))
 		return -EAGAIN;
@@ -1290,7 +1291,7 @@ static void irq_spread_pool_cpu_offline(struct irq_spread_pool *pool,
 		if (!pool->vec[v].users || !test_bit(cpu, mask))
 			continue;
 		if (!pool->vec[v].displaced) {
-			bitmap_copy(irq_spread_pool_home(pool, v), mask,
+			bitmap_copy(irq_spread_pool_before_hotplug(pool, v), mask,
 				    pool->stride * BITS_PER_LONG);
 			pool->vec[v].displaced = true;
 		}
@@ -1340,12 +1341,12 @@ static void irq_spread_pool_cpu_back(struct irq_spread_pool *pool,
 		bitmap_andnot(pool->near, pool->near, pool->exclude, n);
 	for (v = 0; v < pool->info.nr_vectors; v++) {
 		if (!pool->vec[v].users || !pool->vec[v].displaced ||
-		    !bitmap_subset(irq_spread_pool_home(pool, v), pool->near, n))
+		    !bitmap_subset(irq_spread_pool_before_hotplug(pool, v), pool->near, n))
 			continue;
 		mask = irq_spread_pool_mask(pool, v);
 		irq_spread_pool_unindex(pool, v, pool->vec[v].users);
 		irq_spread_topo_release(pool->topo, 1, mask, pool->stride);
-		bitmap_copy(mask, irq_spread_pool_home(pool, v),
+		bitmap_copy(mask, irq_spread_pool_before_hotplug(pool, v),
 			    pool->stride * BITS_PER_LONG);
 		irq_spread_topo_hold(pool->topo, 1, mask, pool->stride);
 		irq_spread_pool_index(pool, v, pool->vec[v].users);
@@ -1499,9 +1500,9 @@ static void irq_spread_pool_free(struct irq_spread_pool *pool)
 	bitmap_free(pool->hop);
 	bitmap_free(pool->near);
 	bitmap_free(pool->asked);
-	bitmap_free(pool->want);
+	bitmap_free(pool->avoid);
 	bitmap_free(pool->exclude);
-	kvfree(pool->homes);
+	kvfree(pool->before_hotplug);
 	kvfree(pool->masks);
 	kvfree(pool->links);
 	kvfree(pool->vec);
@@ -1532,10 +1533,11 @@ irq_spread_pool_alloc(struct irq_spread_topology *topo,
 	pool->links = kvcalloc(info->nr_vectors, sizeof(*pool->links), GFP_KERNEL);
 	pool->masks = kvcalloc(array_size(info->nr_vectors, pool->stride),
 			       sizeof(long), GFP_KERNEL);
-	pool->homes = kvcalloc(array_size(info->nr_vectors, pool->stride),
-			       sizeof(long), GFP_KERNEL);
+	pool->before_hotplug = kvcalloc(array_size(info->nr_vectors,
+						   pool->stride),
+					sizeof(long), GFP_KERNEL);
 	pool->exclude = bitmap_zalloc(n, GFP_KERNEL);
-	pool->want = bitmap_zalloc(n, GFP_KERNEL);
+	pool->avoid = bitmap_zalloc(n, GFP_KERNEL);
 	pool->asked = bitmap_zalloc(n, GFP_KERNEL);
 	pool->near = bitmap_zalloc(n, GFP_KERNEL);
 	pool->hop = bitmap_zalloc(n, GFP_KERNEL);
@@ -1553,11 +1555,11 @@ irq_spread_pool_alloc(struct irq_spread_topology *topo,
 	pool->least = kvcalloc(nodes, sizeof(*pool->least), GFP_KERNEL);
 	pool->hop_limit = kvcalloc(nodes, sizeof(*pool->hop_limit), GFP_KERNEL);
 	if (!pool->info.name || !pool->vec || !pool->links || !pool->masks ||
-	    !pool->homes || !pool->exclude || !pool->want || !pool->asked || !pool->near ||
-	    !pool->hop || !pool->nodes || !pool->skip || !pool->level ||
-	    !pool->free || !pool->by_first || !pool->firsts ||
-	    !pool->spanning || !pool->buckets || !pool->least ||
-	    !pool->hop_limit) {
+	    !pool->before_hotplug || !pool->exclude || !pool->avoid ||
+	    !pool->asked || !pool->near || !pool->hop || !pool->nodes ||
+	    !pool->skip || !pool->level || !pool->free || !pool->by_first ||
+	    !pool->firsts || !pool->spanning || !pool->buckets ||
+	    !pool->least || !pool->hop_limit) {
 		irq_spread_pool_free(pool);
 		return NULL;
 	}

@@ -33,7 +33,7 @@ struct irq_spread_dev;
  *	bucket 0 in &irq_spread_pool.buckets; its word of bucket k follows
  *	k longs on
  * @irq: its Linux interrupt number, as the request callback returned it
- * @displaced: CPU hotplug moved it off its home mask, where it goes back
+ * @displaced: CPU hotplug moved it off its mask before, where it goes back
  *	once every CPU of it is online again
  *
  * The fields a get reads for each vector it looks at come first; the
@@ -63,20 +63,20 @@ struct irq_spread_pool_vec {
  *	before it in the list has more than @least users
  * @least: no vector of the list has fewer users, unless a put came since
  *	@least was found
- * @seen: &irq_spread_pool.puts when @least was found
+ * @walked_at: &irq_spread_pool.puts when @least was found
  *
  * A get walks the list from @start: the first vector it may take that has
  * @least users is the list's answer, as none before it has as few and
  * none after it is numbered lower.  A put does not touch the lists: after
- * one (@seen is not &irq_spread_pool.puts), or if the walk from @start
+ * one (@walked_at is not &irq_spread_pool.puts), or if the walk from @start
  * finds no such vector, the get walks the whole list, and sets @least,
- * @start and @seen anew.
+ * @start and @walked_at anew.
  */
 struct irq_spread_pool_list {
 	unsigned int head;
 	unsigned int start;
 	unsigned int least;
-	unsigned int seen;
+	unsigned int walked_at;
 };
 
 /*
@@ -107,10 +107,10 @@ struct irq_spread_pool_list {
  *	(&irq_spread_vec.pool_link)
  * @masks: the vectors' CPUs: vector i's is the bitmap at @masks + i * @stride,
  *	empty while it is not requested
- * @homes: while a vector is displaced, its mask before CPU hotplug moved it,
- *	laid out as @masks
+ * @before_hotplug: while a vector is displaced, its mask before CPU
+ *	hotplug moved it, laid out as @masks
  * @exclude: see @restricted
- * @want: scratch: the CPUs a consumer excludes
+ * @avoid: scratch: the CPUs a consumer excludes
  * @asked: scratch: the CPUs a placement-only device's vector asks for
  * @near: scratch: the CPUs near the consumer's, at one nearness level
  * @hop: scratch: one hop mask
@@ -154,9 +154,9 @@ struct irq_spread_pool {
 	struct irq_spread_pool_vec *vec;
 	struct list_head *links;
 	unsigned long *masks;
-	unsigned long *homes;
+	unsigned long *before_hotplug;
 	unsigned long *exclude;
-	unsigned long *want;
+	unsigned long *avoid;
 	unsigned long *asked;
 	unsigned long *near;
 	unsigned long *hop;

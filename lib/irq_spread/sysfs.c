@@ -126,9 +126,9 @@ int irq_spread_dev_set_cpu_bits(struct irq_spread_dev *sd,
 		return -ENOMEM;
 	mutex_lock(&sd->lock);
 	/* Only a set that can take an interrupt now: no silent fallback. */
-	irq_spread_topo_eligible(sd->topo, sd->want);
+	irq_spread_topo_eligible(sd->topo, sd->scratch);
 	ret = -EINVAL;
-	if (!bitmap_intersects(cpus, sd->want, n))
+	if (!bitmap_intersects(cpus, sd->scratch, n))
 		goto unlock;
 	bitmap_copy(old, sd->exclude, bits);
 	restricted = sd->restricted;

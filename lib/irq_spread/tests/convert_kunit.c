@@ -73,8 +73,7 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define CONV_IRQ_BASE	1000
 
 /*
- * MANA's low-vCPU VM (its 2026 fix): one node, 2 cores SMT2, siblings 2k,
- * 2k+1.
+ * A MANA VM with few vCPUs: one node, 2 cores SMT2, siblings 2k, 2k+1.
  */
 static const char * const vm4_nodes[] = { "0-3" };
 
@@ -171,10 +170,10 @@ static const struct conv_case conv_cases[] = {
 	  .old = "0-1;2-3;4-5;6-7" },
 
 	/*
-	 * The 4-vCPU VM of MANA's 2026 fix, cores 0-1 and 2-3.  MANA, 5
-	 * vectors: the HWC on CPU 0, irq_setup() of 4 gives the 2 cores
-	 * twice: 0-1, 2-3, 0-1, 2-3 (7.73 Gbps); the library one IRQ per
-	 * vCPU, 0, 2, 1, 3 (15.65 Gbps), the HWC with queue 0 on CPU 0.
+	 * A 4-vCPU VM, cores 0-1 and 2-3.  MANA, 5 vectors: the HWC on
+	 * CPU 0, irq_setup() of 4 gives the 2 cores twice: 0-1, 2-3, 0-1,
+	 * 2-3; the library one IRQ per vCPU, 0, 2, 1, 3, the HWC with
+	 * queue 0 on CPU 0.
 	 */
 	{ "mana vm4 5 (HWC + 4; differs: one IRQ per vCPU)", &vm4, CONV_MANA,
 	  0, 5, .old = "0;0-1;2-3;0-1;2-3", .want = "0;0;2;1;3",

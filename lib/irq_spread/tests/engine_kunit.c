@@ -170,7 +170,7 @@ static const struct spread_case spread_cases[] = {
 	  .want = "0;1;2;3;4;5;6;7" },
 	{ "mana core 8 = slots", &irq_spread_test_mana_vm, 0, POL_CORE, 8,
 	  .want = "0;2;4;6;1;3;5;7" },
-	/* Two vectors on every core: a thread each (MANA's 2026 fix). */
+	/* Two vectors on every core: a thread each, as MANA needs. */
 	{ "mana numa-core 8 = slots", &irq_spread_test_mana_vm, 0, POL_NUMA_CORE, 8,
 	  .want = "0;2;4;6;1;3;5;7" },
 	{ "mana numa 12 > slots", &irq_spread_test_mana_vm, 0, POL_NUMA, 12,

@@ -658,7 +658,7 @@ static void irq_spread_pool_test_put_then_get(struct kunit *test)
 	 * the count was 0, and the put makes it wrap.
 	 */
 	pool->puts = UINT_MAX;
-	pool->by_first[0].seen = 0;
+	pool->by_first[0].walked_at = 0;
 	KUNIT_ASSERT_EQ(test, irq_spread_pool_put(pool, 0), 0);
 	KUNIT_EXPECT_EQ(test, pool_get(test, t, pool, "0", buf, sizeof(buf)), 0);
 	pool_expect_users(test, pool, after, ARRAY_SIZE(after));

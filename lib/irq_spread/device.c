@@ -15,6 +15,7 @@
  *	irq.c		the interrupt core: attaching an interrupt, its
  *			affinity notifier (which tells the administrator's
  *			writes from the library's), the aRFS map
+ *	device_pool.c	vectors a pool's vectors serve, and a pool's owner
  *	hotplug.c	CPUs going offline and coming online
  *	sysfs.c		the administrator's knobs: policy and CPUs per device
  *	param.c		the system default policy, irq_spread.policy=
@@ -576,7 +577,8 @@ void irq_spread_dev_unregister(struct irq_spread_dev *sd)
 
 	if (IS_ERR_OR_NULL(sd))
 		return;
-	irq_spread_pools_dev_gone(sd);
+	irq_spread_dev_pool_put_all(sd);
+	irq_spread_pools_disown(sd->topo, sd);
 	/* Waits for the files' show and store, which take the lock. */
 	irq_spread_dev_class_del(sd);
 	irq_spread_dev_keep(sd);

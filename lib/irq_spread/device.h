@@ -18,6 +18,7 @@
 #include <linux/workqueue.h>
 
 #include "engine.h"
+#include "pool.h"
 
 struct cpumask;
 struct cpu_rmap;
@@ -221,9 +222,9 @@ int irq_spread_dev_respread(struct irq_spread_dev *sd, unsigned int nr_active,
  * (KUNIT_STATIC_STUB_REDIRECT()), so that KUnit can test the device layer
  * without interrupts (UML has none that take an affinity) and play the
  * administrator; the affinity notifier, and the aRFS map it keeps.
+ * irq_spread_irq_affinity() is in pool.h, as pools use it too.
  */
 int irq_spread_irq_apply(unsigned int irq, const struct cpumask *mask);
-int irq_spread_irq_affinity(unsigned int irq, const struct cpumask *mask);
 void irq_spread_irq_hint(unsigned int irq, const struct cpumask *hint);
 bool irq_spread_irq_get(unsigned int irq, struct cpumask *dst);
 int irq_spread_irq_notifier(unsigned int irq,
@@ -237,6 +238,9 @@ int irq_spread_vec_apply(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
 void irq_spread_vec_read_affinity(struct irq_spread_dev *sd,
 				  struct irq_spread_vec *vec);
 void irq_spread_dev_rmap(struct irq_spread_dev *sd);
+
+/* device_pool.c: vectors a pool's vectors serve */
+void irq_spread_dev_pool_put_all(struct irq_spread_dev *sd);
 
 /* hotplug.c */
 void irq_spread_devs_cpu_offline(struct irq_spread_topology *topo,

@@ -88,14 +88,7 @@
 
 #include <kunit/visibility.h>
 
-#include "device.h"
 #include "pool.h"
-
-static unsigned long *irq_spread_pool_mask(const struct irq_spread_pool *pool,
-					   unsigned int v)
-{
-	return pool->masks + v * pool->stride;
-}
 
 static unsigned long *
 irq_spread_pool_before_hotplug(const struct irq_spread_pool *pool,
@@ -719,17 +712,10 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
  */
 static void irq_spread_pool_sync(struct irq_spread_pool *pool)
 {
-	struct irq_spread_dev *owner = pool->owner;
-	unsigned int n = pool->topo->nr_cpus;
-
 	lockdep_assert_held(&pool->lock);
-	if (!owner)
-		return;
-	mutex_lock(&owner->lock);
-	pool->policy = owner->policy;
-	pool->restricted = owner->restricted;
-	bitmap_copy(pool->exclude, owner->exclude, n);
-	mutex_unlock(&owner->lock);
+	if (pool->owner)
+		irq_spread_dev_owner_state(pool->owner, &pool->policy,
+					   &pool->restricted, pool->exclude);
 }
 
 /*
@@ -775,15 +761,9 @@ static int irq_spread_pool_apply(struct irq_spread_pool *pool, unsigned int v)
  */
 static void irq_spread_pool_moved(struct irq_spread_pool *pool, unsigned int v)
 {
-	struct irq_spread_vec *vec;
-
 	lockdep_assert_held(&pool->lock);
 	irq_spread_pool_apply(pool, v);
-	list_for_each_entry(vec, &pool->links[v], pool_link) {
-		mutex_lock(&vec->sd->lock);
-		irq_spread_vec_serve(vec, irq_spread_pool_mask(pool, v));
-		mutex_unlock(&vec->sd->lock);
-	}
+	irq_spread_links_serve(&pool->links[v], irq_spread_pool_mask(pool, v));
 }
 
 /*
@@ -831,16 +811,8 @@ static int irq_spread_pool_request(struct irq_spread_pool *pool,
 /* The devices whose vectors vector @v serves lose it. */
 static void irq_spread_pool_unlink(struct irq_spread_pool *pool, unsigned int v)
 {
-	struct irq_spread_vec *vec, *tmp;
-
 	lockdep_assert_held(&pool->lock);
-	list_for_each_entry_safe(vec, tmp, &pool->links[v], pool_link) {
-		mutex_lock(&vec->sd->lock);
-		list_del_init(&vec->pool_link);
-		vec->pool = NULL;
-		irq_spread_vec_unserve(vec);
-		mutex_unlock(&vec->sd->lock);
-	}
+	irq_spread_links_unserve(&pool->links[v]);
 }
 
 /* The last user is gone: have the driver release the vector. */
@@ -872,13 +844,23 @@ irq_spread_pool_drop(struct irq_spread_pool *pool, unsigned int v)
 }
 
 /*
+ * Give back a user of vector @v, which has one, for a vector of a
+ * placement-only device (device_pool.c): irq_spread_pool_drop() out of
+ * line.
+ */
+void irq_spread_pool_give_back(struct irq_spread_pool *pool, unsigned int v)
+{
+	irq_spread_pool_drop(pool, v);
+}
+
+/*
  * A vector for a consumer of @cpus (%NULL: any CPU), none of @skip while
  * another has room, one more user of it; its index, or an error: -EINVAL
  * if @cpus is empty, which only a get that finds no vector in step 1 need
  * check, as it takes a vector within @cpus.  Out of line: the usual get
  * (irq_spread_pool_take_start()) keeps fewer registers without it.
  */
-static noinline int
+noinline int
 irq_spread_pool_take(struct irq_spread_pool *pool, const unsigned long *cpus,
 		     const unsigned long *skip)
 {
@@ -1070,124 +1052,6 @@ int irq_spread_pool_put(struct irq_spread_pool *pool, unsigned int vector)
 }
 EXPORT_SYMBOL_GPL(irq_spread_pool_put);
 
-/**
- * irq_spread_dev_pool_get - a pool vector for a placement-only device's vector
- * @sd: the device, registered with %IRQ_SPREAD_DEV_PLACE_ONLY
- * @vector: its device vector number, which no pool vector serves yet
- * @pool: the pool, on the same machine
- *
- * Gives the vector a user of a pool vector, as irq_spread_pool_get() does
- * for the CPUs that the pool vectors of the device's other vectors do not
- * have (all, if they have every CPU), and never one of those pool vectors
- * while another has room: a device's vectors get distinct interrupts, as
- * many as the pool has.  From then on the device's vector has the pool
- * vector's CPUs (irq_spread_dev_vector_mask()), through every move of it,
- * and the device's &irq_spread_dev_ops.changed is told of each change.
- * The placement-only device is never counted in the per-CPU load: the pool
- * vector is, once, however many vectors it serves.
- *
- * The caller serialises the gets and puts of one device vector.
- *
- * Context: process context, may sleep: takes the pool's mutex, then the
- * device's, and calls the pool's request callback.
- * Return: the pool vector's number, as irq_spread_pool_get(); -EINVAL if
- * @sd or @pool is %NULL, @sd is not placement-only, is on another machine
- * or has no vector @vector; -EBUSY if a pool vector serves it already;
- * else as irq_spread_pool_get().  On error nothing is changed.
- */
-int irq_spread_dev_pool_get(struct irq_spread_dev *sd, unsigned int vector,
-			    struct irq_spread_pool *pool)
-{
-	struct irq_spread_vec *vec, *other;
-	unsigned int n, v;
-	int p = -EBUSY;
-
-	if (!sd || !pool || sd->topo != pool->topo ||
-	    !(sd->flags & IRQ_SPREAD_DEV_PLACE_ONLY) ||
-	    vector >= irq_spread_dev_nvec(sd))
-		return -EINVAL;
-	n = pool->topo->nr_cpus;
-	vec = sd->vec[vector];
-
-	mutex_lock(&pool->lock);
-	mutex_lock(&sd->lock);
-	if (vec->pool) {
-		mutex_unlock(&sd->lock);
-		goto unlock;
-	}
-	/* The pool vectors of the device's others, and their CPUs. */
-	bitmap_zero(pool->skip, pool->info.nr_vectors);
-	bitmap_zero(pool->asked, n);
-	for (v = 0; v < irq_spread_dev_nvec(sd); v++) {
-		other = sd->vec[v];
-		if (other->pool != pool)
-			continue;
-		__set_bit(other->pool_vector, pool->skip);
-		bitmap_or(pool->asked, pool->asked,
-			  irq_spread_pool_mask(pool, other->pool_vector), n);
-	}
-	mutex_unlock(&sd->lock);
-	bitmap_complement(pool->asked, pool->asked, n);
-
-	p = irq_spread_pool_take(pool, bitmap_empty(pool->asked, n) ?
-				 NULL : pool->asked, pool->skip);
-	if (p < 0)
-		goto unlock;
-	mutex_lock(&sd->lock);
-	vec->pool = pool;
-	vec->pool_vector = p;
-	list_add_tail(&vec->pool_link, &pool->links[p]);
-	irq_spread_vec_serve(vec, irq_spread_pool_mask(pool, p));
-	mutex_unlock(&sd->lock);
-	p += pool->info.first_vector;
-unlock:
-	mutex_unlock(&pool->lock);
-	return p;
-}
-EXPORT_SYMBOL_GPL(irq_spread_dev_pool_get);
-
-/**
- * irq_spread_dev_pool_put - give back a placement-only device's pool vector
- * @sd: the device
- * @vector: its device vector number, which irq_spread_dev_pool_get() gave
- *	a pool vector
- *
- * Gives back the vector's user of its pool vector, as irq_spread_pool_put()
- * does; the device's vector has its placement's CPUs again.
- *
- * Context: process context, may sleep: takes the pool's mutex, then the
- * device's, and calls the pool's release callback.
- * Return: 0; -EINVAL, changing nothing, if @sd is %NULL or no pool vector
- * serves its vector @vector.
- */
-int irq_spread_dev_pool_put(struct irq_spread_dev *sd, unsigned int vector)
-{
-	struct irq_spread_pool *pool;
-	struct irq_spread_vec *vec;
-	unsigned int p;
-
-	if (!sd || vector >= irq_spread_dev_nvec(sd))
-		return -EINVAL;
-	vec = sd->vec[vector];
-	mutex_lock(&sd->lock);
-	pool = vec->pool;
-	mutex_unlock(&sd->lock);
-	if (!pool)
-		return -EINVAL;
-
-	mutex_lock(&pool->lock);
-	mutex_lock(&sd->lock);
-	p = vec->pool_vector;
-	list_del_init(&vec->pool_link);
-	vec->pool = NULL;
-	irq_spread_vec_unserve(vec);
-	mutex_unlock(&sd->lock);
-	irq_spread_pool_drop(pool, p);
-	mutex_unlock(&pool->lock);
-	return 0;
-}
-EXPORT_SYMBOL_GPL(irq_spread_dev_pool_put);
-
 /*
  * Call @fn(pool, @cpu) for every pool on @topo, or only those of @owner
  * if it is not %NULL, with the pool's lock held, once it has read its
@@ -1266,6 +1130,7 @@ static void irq_spread_pool_respread(struct irq_spread_pool *pool,
 
 /**
  * irq_spread_pools_follow - the pools of a device follow its policy and CPUs
+ * @topo: the device's machine
  * @owner: the device, whose policy or CPUs the administrator just wrote
  *
  * Every pool @owner has (&irq_spread_pool_info.owner) takes its policy and
@@ -1274,9 +1139,10 @@ static void irq_spread_pool_respread(struct irq_spread_pool *pool,
  *
  * Context: process context, may sleep; @owner's lock not held.
  */
-void irq_spread_pools_follow(struct irq_spread_dev *owner)
+void irq_spread_pools_follow(struct irq_spread_topology *topo,
+			     struct irq_spread_dev *owner)
 {
-	irq_spread_pools_each(owner->topo, owner, irq_spread_pool_respread, 0);
+	irq_spread_pools_each(topo, owner, irq_spread_pool_respread, 0);
 }
 
 /* @cpu is leaving: move the vectors of @pool whose mask holds it, only. */
@@ -1380,21 +1246,18 @@ static void irq_spread_pool_disown(struct irq_spread_pool *pool,
 }
 
 /**
- * irq_spread_pools_dev_gone - a registered device is being unregistered
- * @sd: the device
+ * irq_spread_pools_disown - a device that owns pools is being unregistered
+ * @topo: the device's machine
+ * @owner: the device
  *
- * Its vectors give back the pool vectors that serve them, and the pools it
- * owns keep its last policy and CPUs, owned by nobody.
+ * The pools @owner owns keep its last policy and CPUs, owned by nobody.
  *
- * Context: process context, may sleep; @sd's lock not held.
+ * Context: process context, may sleep; @owner's lock not held.
  */
-void irq_spread_pools_dev_gone(struct irq_spread_dev *sd)
+void irq_spread_pools_disown(struct irq_spread_topology *topo,
+			     struct irq_spread_dev *owner)
 {
-	unsigned int v;
-
-	for (v = 0; v < irq_spread_dev_nvec(sd); v++)
-		irq_spread_dev_pool_put(sd, v);
-	irq_spread_pools_each(sd->topo, sd, irq_spread_pool_disown, 0);
+	irq_spread_pools_each(topo, owner, irq_spread_pool_disown, 0);
 }
 
 /**
@@ -1475,7 +1338,7 @@ static bool irq_spread_pool_info_valid(const struct irq_spread_topology *topo,
 		return false;
 	if ((unsigned int)info->policy >= IRQ_SPREAD_NR_POLICIES)
 		return false;
-	if (info->owner && info->owner->topo != topo)
+	if (info->owner && !irq_spread_dev_on(info->owner, topo))
 		return false;
 	if (info->node != NUMA_NO_NODE &&
 	    (info->node < 0 || info->node >= topo->nr_nodes))

@@ -15,6 +15,7 @@
 
 #include "engine.h"
 
+struct cpumask;
 struct dentry;
 struct seq_file;
 struct irq_spread_dev;
@@ -176,6 +177,13 @@ struct irq_spread_pool {
 	struct dentry *debugfs;
 };
 
+/* The CPUs of vector @v of @pool: empty while it is not requested. */
+static inline unsigned long *irq_spread_pool_mask(const struct irq_spread_pool *pool,
+						  unsigned int v)
+{
+	return pool->masks + v * pool->stride;
+}
+
 extern struct dentry *irq_spread_pool_dir;
 
 struct irq_spread_pool *
@@ -190,7 +198,27 @@ void irq_spread_pools_cpu_offline(struct irq_spread_topology *topo,
 				  unsigned int cpu);
 void irq_spread_pools_cpu_online(struct irq_spread_topology *topo,
 				 unsigned int cpu);
-void irq_spread_pools_follow(struct irq_spread_dev *owner);
-void irq_spread_pools_dev_gone(struct irq_spread_dev *sd);
+void irq_spread_pools_follow(struct irq_spread_topology *topo,
+			     struct irq_spread_dev *owner);
+void irq_spread_pools_disown(struct irq_spread_topology *topo,
+			     struct irq_spread_dev *owner);
+int irq_spread_pool_take(struct irq_spread_pool *pool, const unsigned long *cpus,
+			 const unsigned long *skip);
+void irq_spread_pool_give_back(struct irq_spread_pool *pool, unsigned int v);
+
+/*
+ * What pool.c asks of the rest of the library, which the user-space tool
+ * stubs: the interrupt core (irq.c), and the devices that own a pool or
+ * whose vectors a pool serves (device_pool.c).  A pool sees a device
+ * only through these: it never takes a device's lock itself.
+ */
+int irq_spread_irq_affinity(unsigned int irq, const struct cpumask *mask);
+bool irq_spread_dev_on(const struct irq_spread_dev *sd,
+		       const struct irq_spread_topology *topo);
+void irq_spread_dev_owner_state(struct irq_spread_dev *owner,
+				enum irq_spread_policy *policy,
+				bool *restricted, unsigned long *exclude);
+void irq_spread_links_serve(struct list_head *links, const unsigned long *mask);
+void irq_spread_links_unserve(struct list_head *links);
 
 #endif /* _LIB_IRQ_SPREAD_POOL_H */

@@ -80,7 +80,7 @@ int irq_spread_dev_set_policy(struct irq_spread_dev *sd,
 		sd->policy_set = true;
 	mutex_unlock(&sd->lock);
 	if (!ret)
-		irq_spread_pools_follow(sd);
+		irq_spread_pools_follow(sd->topo, sd);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_policy);
@@ -145,7 +145,7 @@ unlock:
 	mutex_unlock(&sd->lock);
 	bitmap_free(old);
 	if (!ret)
-		irq_spread_pools_follow(sd);
+		irq_spread_pools_follow(sd->topo, sd);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_cpu_bits);

@@ -5,7 +5,6 @@
  */
 #include <irq_spread_compat.h>
 
-#include "device.h"
 #include "pool.h"
 
 bool irq_spread_compat_warn_fatal;
@@ -16,19 +15,31 @@ const struct cpumask irq_spread_compat_none;
 struct dentry *irq_spread_pool_dir;
 
 /*
- * The device layer, which the tool does not build: pools set no interrupt
- * here, and serve no device.
+ * The rest of the library, which the tool does not build (pool.h): pools
+ * set no interrupt here, and have no owner and serve no device.
  */
 int irq_spread_irq_affinity(unsigned int irq, const struct cpumask *mask)
 {
 	return 0;
 }
 
-void irq_spread_vec_serve(struct irq_spread_vec *vec, const unsigned long *mask)
+bool irq_spread_dev_on(const struct irq_spread_dev *sd,
+		       const struct irq_spread_topology *topo)
+{
+	return false;
+}
+
+void irq_spread_dev_owner_state(struct irq_spread_dev *owner,
+				enum irq_spread_policy *policy,
+				bool *restricted, unsigned long *exclude)
 {
 }
 
-void irq_spread_vec_unserve(struct irq_spread_vec *vec)
+void irq_spread_links_serve(struct list_head *links, const unsigned long *mask)
+{
+}
+
+void irq_spread_links_unserve(struct list_head *links)
 {
 }
 

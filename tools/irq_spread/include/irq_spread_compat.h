@@ -135,14 +135,10 @@ struct mutex {
 #define mutex_unlock(m)			do { assert((m)->held); (m)->held = false; } while (0)
 #define lockdep_assert_held(m)		assert((m)->held)
 
-/* raw spinlock and sequence count: only as members, as below */
+/* raw spinlock */
 typedef struct {
 	bool held;
 } raw_spinlock_t;
-
-typedef struct {
-	unsigned int sequence;
-} seqcount_raw_spinlock_t;
 
 #define __RAW_SPIN_LOCK_UNLOCKED(name)	{ .held = false }
 #define raw_spin_lock_init(l)		((l)->held = false)
@@ -175,11 +171,6 @@ struct list_head {
 	for (pos = list_entry((head)->next, __typeof__(*pos), member); \
 	     &pos->member != (head); \
 	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
-#define list_for_each_entry_safe(pos, n, head, member) \
-	for (pos = list_entry((head)->next, __typeof__(*pos), member), \
-	     n = list_entry(pos->member.next, __typeof__(*pos), member); \
-	     &pos->member != (head); \
-	     pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
 
 static inline void INIT_LIST_HEAD(struct list_head *list)
 {
@@ -200,22 +191,6 @@ static inline void list_del(struct list_head *entry)
 	entry->prev->next = entry->next;
 	entry->next->prev = entry->prev;
 }
-
-static inline void list_del_init(struct list_head *entry)
-{
-	list_del(entry);
-	INIT_LIST_HEAD(entry);
-}
-
-/* work, kref: only as members of structures the tool never uses */
-
-struct work_struct {
-	void (*func)(struct work_struct *work);
-};
-
-struct kref {
-	unsigned int refcount;
-};
 
 /* bitmaps */
 #define BITMAP_LAST_WORD_MASK(n)	(~0UL >> (-(n) & (BITS_PER_LONG - 1)))
@@ -362,16 +337,6 @@ static inline bool IS_ERR_OR_NULL(const void *ptr)
 
 /* numa */
 #define NUMA_NO_NODE	(-1)
-
-/* irq */
-struct irq_affinity_notify {
-	unsigned int irq;
-	struct kref kref;
-	struct work_struct work;
-	void (*notify)(struct irq_affinity_notify *notify,
-		       const cpumask_t *mask);
-	void (*release)(struct kref *ref);
-};
 
 /* strings */
 __printf(3, 4) int scnprintf(char *buf, size_t size, const char *fmt, ...);

@@ -19,11 +19,11 @@
 #                ports
 #   kunit        KUnit under UML, one .kunitconfig per suite
 #   tools        the userspace preview tool (tools/irq_spread), built from
-#                the library's own engine files: its tests on the machines
-#                of tools/testing/irq_spread, the machines' generator check,
-#                and each libFuzzer target for 60 s (at idle priority, in
-#                the background beside the first guest when the guest stage
-#                runs, which reports them)
+#                the library's own engine files: its tests
+#                (tools/testing/irq_spread) on the machines there, the
+#                machines' generator check, and each libFuzzer target for
+#                60 s (at idle priority, in the background beside the
+#                first guest when the guest stage runs, which reports them)
 #   guest        two guests on the NUMA + SMT machine: the first (booted
 #                after guest-build) runs the built-in KUnit suites, the
 #                irq_spread selftests, then the upstream netdevsim ones; the

@@ -10,8 +10,8 @@
 
 #include <linux/bitmap.h>
 
-#include "../machine.h"
-#include "../bench/peers.h"
+#include "machine.h"
+#include "bench/peers.h"
 #include "check.h"
 
 #define MAX_VEC	16

@@ -8,8 +8,8 @@
 
 #include <linux/bitmap.h>
 
-#include "../machine.h"
-#include "../quality.h"
+#include "machine.h"
+#include "quality.h"
 #include "check.h"
 
 #define MAX_VEC	16

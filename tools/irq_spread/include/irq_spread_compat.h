@@ -2,8 +2,8 @@
 /*
  * The kernel interfaces lib/irq_spread/{spread,topology,pool,policy}.c use,
  * for building those very files in user space (tools/irq_spread).  The
- * Makefile makes every <linux/...> and <kunit/...> header they include a
- * one-line file that includes this one.
+ * Makefile makes every <linux/...> and <kunit/...> header they, or the
+ * library's headers, include a one-line file that includes this one.
  *
  * Single-threaded: a mutex is a flag that lockdep_assert_held() checks.
  * WARN_ON() calls irq_spread_compat_warn(), which aborts when
@@ -13,7 +13,8 @@
  * masks and is never used: the tool builds its own topology of the machine
  * it reads.  <linux/errno.h> and <linux/limits.h> are the C library's (the
  * kernel's UAPI headers), which <errno.h> and <limits.h> include, and so
- * is <linux/types.h>, which <sys/stat.h> includes.
+ * is <linux/types.h>, which <sys/stat.h> includes (the Makefile's
+ * LIBC_UAPI).
  */
 #ifndef _IRQ_SPREAD_COMPAT_H
 #define _IRQ_SPREAD_COMPAT_H

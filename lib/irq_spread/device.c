@@ -134,7 +134,7 @@ static void irq_spread_dev_free(struct irq_spread_dev *sd)
 	kfree(sd);
 }
 
-/* The arrays sized by the number of vectors, for @nr spread vectors. */
+/* The arrays of a device whose size depends on its number of vectors. */
 struct irq_spread_dev_arrays {
 	struct irq_spread_vec **vec;
 	unsigned long *placed;
@@ -314,7 +314,7 @@ static void irq_spread_kept_release(struct device *dev, void *res)
 	irq_spread_kept_free(res);
 }
 
-/* Keep what the administrator set on @sd, which goes, on its device. */
+/* Keep on @sd's device what the administrator set, as @sd goes away. */
 static void irq_spread_dev_keep(struct irq_spread_dev *sd)
 {
 	unsigned int nvec = irq_spread_dev_nvec(sd), bits, v;

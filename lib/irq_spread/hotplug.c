@@ -128,7 +128,7 @@ static void irq_spread_dev_take_fresh(struct irq_spread_dev *sd,
 	}
 }
 
-/* Whether a mask of @fresh in @used, one a kept vector took, is @mask. */
+/* Whether a mask of @fresh that a kept vector took (in @used) is @mask. */
 static bool irq_spread_dev_has_equal(const struct irq_spread_dev *sd,
 				     const unsigned long *fresh,
 				     const unsigned long *used,
@@ -271,7 +271,7 @@ static void irq_spread_dev_hotplug_commit(struct irq_spread_dev *sd, bool moved)
 	irq_spread_dev_committed(sd);
 }
 
-/* @cpu is leaving: move the vectors of @sd whose mask holds it, only. */
+/* @cpu is leaving: move only the vectors of @sd whose mask holds it. */
 static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 				       unsigned int cpu)
 {

@@ -282,12 +282,12 @@ void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 	mutex_unlock(&sd->lock);
 }
 
-/* The notifier's memory is the vector's, freed after its removal. */
+/* Nothing to free: the notifier is part of the vector, freed with it. */
 void irq_spread_vec_notify_release(struct kref *ref)
 {
 }
 
-/* What the interrupt has now, after an apply it refused. */
+/* Read again what the interrupt has, after it refused an apply. */
 void irq_spread_vec_read_affinity(struct irq_spread_dev *sd,
 				  struct irq_spread_vec *vec)
 {

@@ -104,10 +104,11 @@ static int irq_spread_dev_reserved(const struct irq_spread_dev *sd,
 }
 
 /*
- * Vector @v's mask under the placement @masks of @nr_active vectors, into
- * @dst: a spread vector's own, a reserved vector's from the spread vector
- * it follows (modulo the ones in use) or @sd->eligible.  Return false for
- * a spread vector not in use, which has none.
+ * Write to @dst vector @v's mask under the placement @masks of @nr_active
+ * spread vectors: for a spread vector, its own mask; for a reserved
+ * vector, the mask of the spread vector it follows (modulo the ones in
+ * use), or @sd->eligible.  Return false for a spread vector not in use,
+ * which has no mask.
  */
 static bool irq_spread_dev_vector_placement(const struct irq_spread_dev *sd,
 					    const unsigned long *masks,
@@ -133,10 +134,11 @@ static bool irq_spread_dev_vector_placement(const struct irq_spread_dev *sd,
 }
 
 /*
- * A change of vectors' @cpus and @has_cpus, which irq_spread_dev_vector_mask()
- * and irq_spread_dev_vector_cpu() read without a lock: between these two,
- * with @sd->lock held.  Interrupts off, so that a reader in an interrupt
- * handler never spins on a write it interrupted.
+ * A change of a vector's @cpus and @has_cpus goes between these two, with
+ * @sd->lock held: irq_spread_dev_vector_mask() and
+ * irq_spread_dev_vector_cpu() read them without a lock.  Interrupts are
+ * off, so that a reader in an interrupt handler never spins on a write it
+ * interrupted.
  */
 void irq_spread_vec_write_begin(struct irq_spread_dev *sd, unsigned long *flags)
 {
@@ -151,7 +153,7 @@ void irq_spread_vec_write_end(struct irq_spread_dev *sd, unsigned long flags)
 	raw_spin_unlock_irqrestore(&sd->seq_lock, flags);
 }
 
-/* Vector @v's CPUs, as the driver sees them, into @dst; false if none. */
+/* Copy vector @v's CPUs, as the driver sees them, to @dst; false if none. */
 bool irq_spread_vec_cpus(const struct irq_spread_dev *sd,
 			 unsigned int v, unsigned long *dst)
 {
@@ -164,9 +166,9 @@ bool irq_spread_vec_cpus(const struct irq_spread_dev *sd,
 }
 
 /*
- * Vector @v's CPUs under the placement @masks of @nr_active spread
- * vectors, into @vec->cpus: the administrator's if the vector is in use and
- * the administrator's, else those of the placement.
+ * Set vector @v's CPUs from the placement @masks of @nr_active spread
+ * vectors: the administrator's mask if the administrator set the vector
+ * and it is in use, else its mask in the placement.
  */
 void irq_spread_vec_refresh(struct irq_spread_dev *sd, unsigned int v,
 			    const unsigned long *masks,
@@ -179,14 +181,15 @@ void irq_spread_vec_refresh(struct irq_spread_dev *sd, unsigned int v,
 	if (vec->pool)
 		return;
 	irq_spread_vec_write_begin(sd, &flags);
-	vec->has_cpus = irq_spread_dev_vector_placement(sd, masks, nr_active, v, vec->cpus);
+	vec->has_cpus = irq_spread_dev_vector_placement(sd, masks, nr_active,
+							v, vec->cpus);
 	if (vec->has_cpus && vec->admin)
 		bitmap_copy(vec->cpus, vec->admin_mask,
 			    sd->stride * BITS_PER_LONG);
 	irq_spread_vec_write_end(sd, flags);
 }
 
-/* Vector @vec's @cpus is @mask from now on: a change for the driver? */
+/* Give vector @vec the CPUs @mask, and tell the driver if they changed. */
 static void irq_spread_vec_set_cpus(struct irq_spread_vec *vec,
 				    const unsigned long *mask)
 {
@@ -233,7 +236,6 @@ void irq_spread_vec_serve(struct irq_spread_vec *vec, const unsigned long *mask)
 void irq_spread_vec_unserve(struct irq_spread_vec *vec)
 {
 	struct irq_spread_dev *sd = vec->sd;
-
 	unsigned long flags;
 
 	lockdep_assert_held(&sd->lock);

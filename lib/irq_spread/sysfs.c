@@ -295,7 +295,10 @@ static ssize_t cpus_show(struct device *cdev, struct device_attribute *attr,
 	return len;
 }
 
-/* A CPU list of the machine's CPUs, at least one of them able to take one. */
+/*
+ * A CPU list of the machine's CPUs, at least one of which can take an
+ * interrupt now.
+ */
 static ssize_t cpus_store(struct device *cdev, struct device_attribute *attr,
 			  const char *buf, size_t count)
 {

@@ -156,8 +156,8 @@ int irq_spread_dev_pool_get(struct irq_spread_dev *sd, unsigned int vector,
 	mutex_unlock(&sd->lock);
 	bitmap_complement(pool->asked, pool->asked, n);
 
-	p = irq_spread_pool_take(pool, bitmap_empty(pool->asked, n) ?
-				 NULL : pool->asked, pool->skip);
+	p = irq_spread_pool_take_for(pool, bitmap_empty(pool->asked, n) ?
+				     NULL : pool->asked, pool->skip);
 	if (p < 0)
 		goto unlock;
 	mutex_lock(&sd->lock);

@@ -844,23 +844,13 @@ irq_spread_pool_drop(struct irq_spread_pool *pool, unsigned int v)
 }
 
 /*
- * Give back a user of vector @v, which has one, for a vector of a
- * placement-only device (device_pool.c): irq_spread_pool_drop() out of
- * line.
- */
-void irq_spread_pool_give_back(struct irq_spread_pool *pool, unsigned int v)
-{
-	irq_spread_pool_drop(pool, v);
-}
-
-/*
  * A vector for a consumer of @cpus (%NULL: any CPU), none of @skip while
  * another has room, one more user of it; its index, or an error: -EINVAL
  * if @cpus is empty, which only a get that finds no vector in step 1 need
  * check, as it takes a vector within @cpus.  Out of line: the usual get
  * (irq_spread_pool_take_start()) keeps fewer registers without it.
  */
-noinline int
+static noinline int
 irq_spread_pool_take(struct irq_spread_pool *pool, const unsigned long *cpus,
 		     const unsigned long *skip)
 {
@@ -884,6 +874,23 @@ irq_spread_pool_take(struct irq_spread_pool *pool, const unsigned long *cpus,
 	if (v >= 0)
 		irq_spread_pool_add_user(pool, v);
 	return v;
+}
+
+/*
+ * For a vector of a placement-only device (device_pool.c): take a user of
+ * a vector, as irq_spread_pool_take(), or give one back, as
+ * irq_spread_pool_drop(), which stay private to this file.
+ */
+int irq_spread_pool_take_for(struct irq_spread_pool *pool,
+			     const unsigned long *cpus,
+			     const unsigned long *skip)
+{
+	return irq_spread_pool_take(pool, cpus, skip);
+}
+
+void irq_spread_pool_give_back(struct irq_spread_pool *pool, unsigned int v)
+{
+	irq_spread_pool_drop(pool, v);
 }
 
 /*

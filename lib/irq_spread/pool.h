@@ -202,8 +202,9 @@ void irq_spread_pools_follow(struct irq_spread_topology *topo,
 			     struct irq_spread_dev *owner);
 void irq_spread_pools_disown(struct irq_spread_topology *topo,
 			     struct irq_spread_dev *owner);
-int irq_spread_pool_take(struct irq_spread_pool *pool, const unsigned long *cpus,
-			 const unsigned long *skip);
+int irq_spread_pool_take_for(struct irq_spread_pool *pool,
+			     const unsigned long *cpus,
+			     const unsigned long *skip);
 void irq_spread_pool_give_back(struct irq_spread_pool *pool, unsigned int v);
 
 /*

@@ -61,8 +61,7 @@
  * between them cost more than the work of each.  The usual get, for CPUs
  * of which one has a list whose start it takes, is tried first on its
  * own (irq_spread_pool_take_start()), and the rest of a get is out of
- * line: the registers the rest needs cost the usual get a fifth of its
- * time.
+ * line, so that the usual get does not save the registers the rest needs.
  */
 #define pr_fmt(fmt) "irq_spread: " fmt
 

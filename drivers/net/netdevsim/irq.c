@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One IRQ per RX queue, placed by net core through irq_spread
- * (netif_set_affinity_auto()), or taken from a pool of the device's
- * vectors that irq_spread places when the irq_pool knob is set.  A packet
- * from the peer raises the queue's IRQ on the CPU it points to, whose
- * handler schedules the queue's NAPI there.  See "Testing without
- * hardware" in Documentation/core-api/irq_spread.rst.
+ * One IRQ per RX queue, placed by net core, or taken from the device's
+ * irq_spread pool when irq_pool is set.  See "Testing without hardware"
+ * in Documentation/core-api/irq_spread.rst.
  */
 
 #include <linux/cpu_rmap.h>

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * A simulated interrupt controller: an irq domain whose lines are raised by
- * netdevsim itself, and whose chip takes an affinity the way an APIC does.
- */
+/* A simulated interrupt controller, whose lines netdevsim raises itself. */
 
 #include <linux/cpumask.h>
 #include <linux/irq.h>

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The consumer of an RX queue's page pool, which follows the node NAPI
- * polls on (PP_FLAG_NAPI_NODE).
- */
+/* Takes pages from an RX queue's page pool and gives them back. */
 
 #include <linux/debugfs.h>
 #include <linux/netdevice.h>

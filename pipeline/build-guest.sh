@@ -133,6 +133,22 @@ make_config()
 	make -C "$SRC" O="$out" -s olddefconfig
 }
 
+# The objects the build made so far, as its log names them.
+built_objects()
+{
+	grep -c -E '^  (CC|AS) ' "$log" || true
+}
+
+# How far a build is: objects made, of as many as a whole build of this
+# kind made last time.
+build_progress()
+{
+	local all
+
+	all=$(cat "$out/.irq_spread-objects" 2>/dev/null)
+	echo "$(built_objects) objects compiled${all:+ (a whole build: $all)}, last ${out##*/build/}/$(grep -E '^  (CC|AS) ' "$log" | tail -n 1 | awk '{print $2}')"
+}
+
 case $mode in
 config)
 	make_config
@@ -146,11 +162,14 @@ build|build-nosmp)
 	verify_config
 	log=$out/build.log
 	echo "guest build: make -j$JOBS (log: $log)"
-	if ! make -C "$SRC" O="$out" -j"$JOBS" > "$log" 2>&1; then
+	: > "$log"
+	if ! with_progress "guest build" build_progress "$log" \
+		make -C "$SRC" O="$out" -j"$JOBS"; then
 		grep -E 'error:|Error [0-9]' "$log" | head -n 20 >&2
 		tail -n 20 "$log" >&2
 		die "guest kernel build failed (log: $log)"
 	fi
+	built_objects > "$out/.irq_spread-objects"
 	echo "guest build: $(cd "$out" && ls -l arch/x86/boot/bzImage | awk '{print $5}') bytes bzImage, $(find "$out" -name '*.ko' | wc -l) modules"
 	;;
 *)

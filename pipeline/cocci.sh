@@ -37,14 +37,15 @@ mkdir -p "$dir"
 command -v spatch > /dev/null || die "cocci: spatch is not installed (make deps)"
 
 # The base's drivers/, once per base version.
-if [ "$(cat "$base/.version" 2>/dev/null)" != "$BASE_DEB_VERSION" ]; then
+version=$(base_version)
+if [ "$(cat "$base/.version" 2>/dev/null)" != "$version" ]; then
 	rm -rf "$base"
 	mkdir -p "$base"
 	t=$(date +%s)
-	tar -xf "$BASE_TARBALL" -C "$base" --strip-components=1 \
+	tar -xf "$(base_tarball "$version")" -C "$base" --strip-components=1 \
 		"linux-source-$BASE_SERIES/drivers" ||
-		die "cocci: cannot extract drivers/ from $BASE_TARBALL"
-	echo "$BASE_DEB_VERSION" > "$base/.version"
+		die "cocci: cannot extract drivers/ from $(base_tarball "$version")"
+	echo "$version" > "$base/.version"
 	echo "cocci: extracted the base's drivers/ in $(( $(date +%s) - t )) s"
 fi
 

@@ -5,10 +5,8 @@
 # Idempotent: prints nothing and touches nothing when all is present.
 set -euo pipefail
 
-. "$(dirname "$0")/base.env"
-
+# The base tree is not among them: fetch-base.sh downloads it.
 pkgs=(
-	"linux-source-${BASE_SERIES}=${BASE_DEB_VERSION}"
 	build-essential flex bison bc libelf-dev libssl-dev cpio kmod rsync xz-utils
 	python3 python3-yaml python3-jsonschema perl
 	qemu-system-x86

@@ -3,6 +3,7 @@
 # Shared settings for the pipeline scripts.  Sourced, never run.
 #
 # IRQ_SPREAD_CACHE (default ~/.cache/irq_spread) holds everything built:
+#   base/          the base's tarball, fetched from Debian (fetch-base.sh)
 #   src/           base tree + overlay + patches (the kernel source tree)
 #   orig/          pristine copies of upstream files the overlay or patches replace
 #   build/guest/   O= for the x86_64 NUMA guest kernel
@@ -21,7 +22,6 @@ BUILD=$CACHE/build
 RUN=${IRQ_SPREAD_RUN:-$CACHE/run}
 JOBS=${JOBS:-$(nproc)}
 
-BASE_TARBALL=/usr/src/linux-source-$BASE_SERIES.tar.xz
 
 # Top-level repo folders that are kernel-tree overlay.
 OVERLAY_DIRS="Documentation drivers include kernel lib mm net scripts tools"
@@ -34,10 +34,16 @@ die()
 	exit 1
 }
 
-# The installed base package version, or nothing.
-base_installed_version()
+# The version of the base fetch-base.sh took, or nothing.
+base_version()
 {
-	dpkg-query -W -f='${Version}' "linux-source-$BASE_SERIES" 2>/dev/null || true
+	cat "$CACHE/base/version" 2>/dev/null || true
+}
+
+# The tarball of base version $1.
+base_tarball()
+{
+	echo "$CACHE/base/$1/linux-source-$BASE_SERIES.tar.xz"
 }
 
 # A tree of links to $SRC in $1/src, made again when the base changes
@@ -64,4 +70,39 @@ link_tree_config()
 	cp "$config" "$top/build/.config"
 	make -C "$top/src" O="$top/build" -s olddefconfig || return 1
 	cp "$config" "$top/config"
+}
+
+# While process $2 runs, say once a minute what $1 is doing and how far it
+# is: the output of command $3 (a function), so that a long stage is
+# never silent.  Run it in the background; it ends with the process.
+progress()
+{
+	local what=$1 pid=$2 how=$3 t0=$SECONDS i
+
+	while kill -0 "$pid" 2>/dev/null; do
+		for i in $(seq 60); do
+			kill -0 "$pid" 2>/dev/null || return 0
+			sleep 1
+		done
+		echo "$what: $(((SECONDS - t0) / 60)) min, $($how)"
+	done
+}
+
+# Run the command that follows $1, $2 and $3 with its output appended to
+# file $3, and progress() saying what $1 is doing through $2.  Returns the
+# command's exit code.
+with_progress()
+{
+	local what=$1 how=$2 log=$3 pid mon rc
+
+	shift 3
+	"$@" >> "$log" 2>&1 &
+	pid=$!
+	progress "$what" $pid "$how" &
+	mon=$!
+	wait $pid
+	rc=$?
+	kill $mon 2>/dev/null
+	wait $mon 2>/dev/null
+	return $rc
 }

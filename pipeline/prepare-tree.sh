@@ -5,8 +5,9 @@
 # file whose content did not change, so that kbuild rebuilds only what an edit
 # affects.
 #
-#  1. The base is Debian's linux-source package at the pinned version, unpacked
-#     once; its version is recorded in $SRC/.irq_spread-base.
+#  1. The base is Debian's linux-source package at the pinned version
+#     (fetch-base.sh), unpacked once; its version is recorded in
+#     $SRC/.irq_spread-base.
 #  2. A staging tree gets the overlay files and, for every file a patch
 #     touches, its pristine upstream copy with the series applied (zero fuzz).
 #  3. rsync --checksum copies only changed files from staging into $SRC.
@@ -18,27 +19,25 @@ set -euo pipefail
 
 unpack_base()
 {
-	local have
+	local have tarball
 
-	have=$(base_installed_version)
-	[ -n "$have" ] ||
-		die "base package linux-source-$BASE_SERIES is not installed (run pipeline/install-deps.sh as root)"
-	[ "$have" = "$BASE_DEB_VERSION" ] ||
-		die "base package linux-source-$BASE_SERIES is $have, this project is pinned to $BASE_DEB_VERSION (pipeline/base.env)"
-	[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL is missing: reinstall linux-source-$BASE_SERIES=$BASE_DEB_VERSION"
+	bash "$PIPELINE_DIR/fetch-base.sh" || exit 1
+	have=$(base_version)
+	tarball=$(base_tarball "$have")
+	[ -f "$tarball" ] || die "$tarball is missing: run pipeline/fetch-base.sh"
 
 	if [ -f "$SRC/.irq_spread-base" ]; then
-		[ "$(cat "$SRC/.irq_spread-base")" = "$BASE_DEB_VERSION" ] && return 0
-		echo "prepare: $SRC holds base $(cat "$SRC/.irq_spread-base"), want $BASE_DEB_VERSION: unpacking again"
+		[ "$(cat "$SRC/.irq_spread-base")" = "$have" ] && return 0
+		echo "prepare: $SRC holds base $(cat "$SRC/.irq_spread-base"), want $have: unpacking again"
 	fi
 
-	echo "prepare: unpacking linux-source-$BASE_SERIES $BASE_DEB_VERSION into $SRC"
-	rm -rf "$SRC" "$ORIG" "$BUILD" "$CACHE/unpack"
+	echo "prepare: unpacking linux-source-$BASE_SERIES $have into $SRC"
+	rm -rf "$SRC" "$ORIG" "$BUILD" "$CACHE/unpack" "$CACHE/laid"
 	mkdir -p "$CACHE/unpack"
-	tar -xf "$BASE_TARBALL" -C "$CACHE/unpack"
+	tar -xf "$tarball" -C "$CACHE/unpack"
 	mv "$CACHE/unpack/linux-source-$BASE_SERIES" "$SRC"
 	rmdir "$CACHE/unpack"
-	echo "$BASE_DEB_VERSION" > "$SRC/.irq_spread-base"
+	echo "$have" > "$SRC/.irq_spread-base"
 }
 
 # Overlay files, relative to the repo: tracked and untracked-but-not-ignored.
@@ -102,7 +101,7 @@ stage_tree()
 		for f in $(patch_paths "$REPO_DIR/patches/$p"); do
 			[ -e "$stage/$f" ] && continue
 			is_upstream "$f" ||
-				die "patch patches/$p changes $f, which linux-source $BASE_DEB_VERSION does not have"
+				die "patch patches/$p changes $f, which linux-source $(base_version) does not have"
 			mkdir -p "$stage/$(dirname "$f")"
 			cp "$(pristine "$f")" "$stage/$f"
 			echo "$f" >> "$stage.list"
@@ -110,7 +109,7 @@ stage_tree()
 		if ! patch -d "$stage" -p1 --fuzz=0 --no-backup-if-mismatch -s -f \
 			< "$REPO_DIR/patches/$p" > "$stage.patchlog" 2>&1; then
 			cat "$stage.patchlog" >&2
-			die "patch patches/$p does not apply to linux-source $BASE_DEB_VERSION with zero fuzz"
+			die "patch patches/$p does not apply to linux-source $(base_version) with zero fuzz"
 		fi
 	done < "$series"
 }
@@ -161,7 +160,7 @@ main()
 	rsync -r --checksum "$stage/" "$SRC/"
 	sort -u "$stage.list" > "$CACHE/laid"
 	rm -rf "$stage" "$stage.list" "$stage.list.sorted" "$stage.patchlog"
-	echo "prepare: $SRC = linux-source-$BASE_SERIES $BASE_DEB_VERSION + $(wc -l < "$CACHE/laid") overlay/patched files"
+	echo "prepare: $SRC = linux-source-$BASE_SERIES $(base_version) + $(wc -l < "$CACHE/laid") overlay/patched files"
 }
 
 main "$@"

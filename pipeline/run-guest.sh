@@ -19,15 +19,6 @@
 # what two cores per node cannot show: 12 vCPUs, 2 sockets of one NUMA node
 # each, 3 cores per node, 2 threads per core (node 0 = CPUs 0-5, cores
 # {0,1} {2,3} {4,5}; node 1 = CPUs 6-11); SLIT 10 local, 20 remote.
-#
-# VIRTIO_NETNS=NETNS (NUMA guest only): give the guest four virtio-net PCI
-# NICs on pcie.0, backed by the taps that virtio-nics.sh up NETNS made; QEMU
-# runs in that network namespace.  At 00:10.0, MAC 52:54:00:15:00:02, tap
-# irqs-n2, and 00:11.0, 52:54:00:15:00:00, irqs-n0: 4 queue pairs each (the
-# tests put them on nodes 2 and 0); at 00:12.0, 52:54:00:15:00:01, irqs-sv:
-# 4 queue pairs and 3 MSI-X vectors, too few for one per virtqueue; at
-# 00:13.0, 52:54:00:15:00:03, irqs-xdp: 17 queue pairs, as many as XDP needs
-# beside one in use (nr_cpu_ids more).  irq_spread_virtio.py names them so.
 set -euo pipefail
 
 . "$(dirname "$0")/lib.sh"
@@ -70,29 +61,6 @@ else
 	done
 fi
 
-netns=()
-nics=()
-if [ -n "${VIRTIO_NETNS:-}" ] && [ $machine = numa ]; then
-	netns=(ip netns exec "$VIRTIO_NETNS")
-	# On pcie.0, after the -virtfs devices (QEMU puts a device without a
-	# bus on the last bus made).  Not behind a PCIe expander bridge on a
-	# node (pxb-pcie,numa_node=): the guest's ACPI interpreter ran each
-	# evaluation of an expander's _PRT, one per device enabled behind it,
-	# into its 30 s loop timeout under TCG.  The tests choose the NICs'
-	# nodes instead, in the PCI function's numa_node, before they bind
-	# virtio-pci (check.sh has pci-stub hold them from boot).  MSI-X
-	# vectors: QEMU's default, config + 2 per queue pair + one spare (10
-	# for 4 pairs, 36 for 17), but 3 for irqs-sv.  At fixed addresses,
-	# which the tests find them by before they bind them.
-	#    tap      slot mac queues vectors
-	for nic in "irqs-n2  10 02 4 10" "irqs-n0  11 00 4 10" \
-		   "irqs-sv  12 01 4 3" "irqs-xdp 13 03 17 36"; do
-		read -r tap slot mac queues vectors <<< "$nic"
-		nics+=(-netdev "tap,id=$tap,ifname=$tap,script=no,downscript=no,queues=$queues,vhost=off"
-		       -device "virtio-net-pci,bus=pcie.0,addr=0x$slot,mq=on,vectors=$vectors,netdev=$tap,mac=52:54:00:15:00:$mac")
-	done
-fi
-
 stage=guest-build
 [ $machine = nosmp ] && stage=nosmp
 [ -f "$kernel" ] || die "no $machine guest kernel at $kernel: run pipeline/check.sh $stage"
@@ -117,7 +85,7 @@ cp "$job" "$out/job.sh"
 # ACPI interpreter 21 s per device under TCG with lockdep and KASAN; q35's
 # _PRT is a static table.  Boot to the job: 70 s on i440FX, 27 s on q35.
 set +e
-timeout --foreground -k 10 "$limit" "${netns[@]}" qemu-system-x86_64 \
+timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
 	-machine q35 -accel tcg,thread=multi -cpu max,vendor=GenuineIntel \
 	"${hw[@]}" \
 	-kernel "$kernel" \
@@ -125,7 +93,6 @@ timeout --foreground -k 10 "$limit" "${netns[@]}" qemu-system-x86_64 \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$out,mount_tag=results,security_model=none" \
 	-display none -monitor none -serial "file:$out/console.log" \
-	"${nics[@]}" \
 	-no-reboot
 rc=$?
 set -e

@@ -83,10 +83,23 @@ static inline unsigned int irq_spread_local_cpu(unsigned int i, int node,
  *	vector's mask at the time of the call: several changes in a row may
  *	be reported once, with the last mask.  @mask is valid only during the
  *	call.
+ * @apply: for a caller that keeps the masks of the device's interrupts
+ *	itself and holds their affinity notifiers, as net core does for the
+ *	IRQs of NAPIs (&napi_config.affinity_mask): set the affinity of
+ *	vector @vector's interrupt @irq to @mask, as the library would with
+ *	irq_set_affinity(), and return 0 or the interrupt core's error.
+ *	With it the library sets no affinity hint and installs no affinity
+ *	notifier on an attached interrupt: the caller passes each
+ *	notification of its own notifier to irq_spread_dev_notify().  Called
+ *	with the device's lock held, in process context: must not call into
+ *	the library, nor take a lock held around calls into it.  %NULL for
+ *	the library to set the affinity and hint, and hold the notifier.
  */
 struct irq_spread_dev_ops {
 	void (*changed)(void *priv, unsigned int vector,
 			const struct cpumask *mask);
+	int (*apply)(void *priv, unsigned int vector, unsigned int irq,
+		     const struct cpumask *mask);
 };
 
 /**
@@ -175,6 +188,8 @@ void irq_spread_dev_unregister(struct irq_spread_dev *sd);
 int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 			  unsigned int irq);
 void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector);
+void irq_spread_dev_notify(struct irq_spread_dev *sd, unsigned int vector,
+			   const struct cpumask *mask);
 int irq_spread_dev_vector_mask(struct irq_spread_dev *sd, unsigned int vector,
 			       struct cpumask *mask);
 int irq_spread_dev_vector_cpu(struct irq_spread_dev *sd, unsigned int vector);

@@ -126,6 +126,7 @@ static void irq_spread_dev_free(struct irq_spread_dev *sd)
 	kfree(sd->placed_within);
 	kfree(sd->exclude);
 	kfree(sd->scratch);
+	kfree(sd->online);
 	kfree(sd->report);
 	bitmap_free(sd->changed);
 	bitmap_free(sd->pending);
@@ -179,7 +180,7 @@ irq_spread_dev_alloc(struct irq_spread_topology *topo,
 	struct irq_spread_dev_arrays a;
 	struct irq_spread_dev *sd;
 
-	sd = kzalloc(sizeof(*sd), GFP_KERNEL);
+	sd = kzalloc_obj(*sd);
 	if (!sd)
 		return NULL;
 	mutex_init(&sd->lock);
@@ -196,9 +197,10 @@ irq_spread_dev_alloc(struct irq_spread_topology *topo,
 	sd->placed_within = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
 	sd->exclude = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
 	sd->scratch = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
+	sd->online = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
 	sd->report = kcalloc(sd->stride, sizeof(long), GFP_KERNEL);
 	if (!sd->reserved || !sd->eligible || !sd->placed_within || !sd->exclude ||
-	    !sd->scratch || !sd->report ||
+	    !sd->scratch || !sd->online || !sd->report ||
 	    irq_spread_dev_arrays_alloc(sd, info->nr_vectors, &a))
 		goto err;
 	sd->vec = a.vec;
@@ -437,7 +439,7 @@ static void irq_spread_dev_remove(struct irq_spread_dev *sd, unsigned int *irqs)
 		if (irqs)
 			irqs[v] = vec->irq;
 		if (vec->irq && vec->hinted)
-			irq_spread_irq_hint(vec->irq, NULL);
+			irq_spread_vec_hint(sd, vec, NULL);
 		vec->hinted = false;
 		vec->irq = 0;
 	}
@@ -587,7 +589,7 @@ void irq_spread_dev_unregister(struct irq_spread_dev *sd)
 	irq_spread_dev_remove(sd, irqs);
 	for (v = 0; v < irq_spread_dev_nvec(sd); v++) {
 		if (irqs[v])
-			irq_spread_irq_notifier(irqs[v], NULL);
+			irq_spread_vec_watch(sd, irqs[v], NULL);
 	}
 	kfree(irqs);
 	cancel_work_sync(&sd->work);

@@ -121,6 +121,7 @@ struct irq_spread_vec {
  * @flags: &irq_spread_dev_info.flags
  * @cdev: the device's class device, which holds its files, or %NULL
  * @scratch: one vector's mask, for the holder of @lock
+ * @online: the online CPUs, for the holder of @lock
  * @changed: scratch: the vectors a commit changed, a bitmap of all vectors
  * @pending: the vectors whose change @ops has not been told of yet
  * @report: the mask @work reports, used by @work alone
@@ -161,6 +162,7 @@ struct irq_spread_dev {
 	unsigned int flags;
 	struct device *cdev;
 	unsigned long *scratch;
+	unsigned long *online;
 	unsigned long *changed;
 	unsigned long *pending;
 	unsigned long *report;
@@ -233,6 +235,12 @@ void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 			   const cpumask_t *mask);
 void irq_spread_vec_notify_release(struct kref *ref);
 const char *irq_spread_vec_notifier(const struct irq_spread_vec *vec);
+int irq_spread_vec_set(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
+		       const unsigned long *mask, bool hint);
+void irq_spread_vec_hint(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
+			 const unsigned long *hint);
+int irq_spread_vec_watch(struct irq_spread_dev *sd, unsigned int irq,
+			 struct irq_affinity_notify *notify);
 int irq_spread_vec_apply(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
 			 const unsigned long *mask);
 void irq_spread_vec_read_affinity(struct irq_spread_dev *sd,
@@ -277,6 +285,12 @@ static inline bool irq_spread_dev_spread_index(const struct irq_spread_dev *sd,
 		return false;
 	*k = v - sd->pre;
 	return true;
+}
+
+/* Whether @sd's caller sets its interrupts and holds their notifiers. */
+static inline bool irq_spread_dev_caller_applies(const struct irq_spread_dev *sd)
+{
+	return sd->ops && sd->ops->apply;
 }
 
 /* The CPUs @sd may not use, for the engine's @exclude; %NULL for none. */

@@ -13,11 +13,12 @@
  * anything else is the administrator's, the vector is marked, and no
  * re-spread applies anything to it until a policy is written.  A copy
  * the interrupt no longer has is stale, however the work and the
- * library's applies interleave.  The interrupt core's own moves (CPU
- * hotplug migrating an interrupt off a dying CPU, startup) do not notify,
- * and a vector not in use cannot be marked.  A re-spread still places the
- * marked vectors, so that a vector's CPUs do not depend on which others
- * the administrator moved.  The notifier also keeps the driver's aRFS
+ * library's applies interleave.  The interrupt core notifies its own
+ * fallback when CPU hotplug takes the last online CPU of an interrupt's
+ * mask (every online CPU): a mask the library set with no online CPU
+ * left is not the administrator's.  A vector not in use cannot be
+ * marked.  A re-spread still places the marked vectors, so that a
+ * vector's CPUs do not depend on which others the administrator moved.  The notifier also keeps the driver's aRFS
  * reverse map in step, as there is only one notifier per interrupt.
  *
  * The interrupt core is reached through KUnit static stubs, so that KUnit
@@ -156,6 +157,42 @@ int irq_spread_irq_notifier(unsigned int irq,
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_notifier);
 
+/*
+ * Set vector @vec's interrupt to @mask: through the caller's
+ * &irq_spread_dev_ops.apply, or the interrupt core's calls, with @mask as
+ * the hint too if @hint.  @mask stays valid and unchanged until the next.
+ */
+int irq_spread_vec_set(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
+		       const unsigned long *mask, bool hint)
+{
+	if (irq_spread_dev_caller_applies(sd))
+		return sd->ops->apply(sd->priv, vec->index, vec->irq,
+				      to_cpumask(mask));
+	if (hint)
+		return irq_spread_irq_apply(vec->irq, to_cpumask(mask));
+	return irq_spread_irq_affinity(vec->irq, to_cpumask(mask));
+}
+
+/* Set or remove vector @vec's hint, unless its caller sets the interrupt. */
+void irq_spread_vec_hint(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
+			 const unsigned long *hint)
+{
+	if (!irq_spread_dev_caller_applies(sd))
+		irq_spread_irq_hint(vec->irq, hint ? to_cpumask(hint) : NULL);
+}
+
+/*
+ * Install the library's notifier on @irq (@notify), or remove it (%NULL),
+ * unless the caller holds the interrupt's notifier.
+ */
+int irq_spread_vec_watch(struct irq_spread_dev *sd, unsigned int irq,
+			 struct irq_affinity_notify *notify)
+{
+	if (irq_spread_dev_caller_applies(sd))
+		return 0;
+	return irq_spread_irq_notifier(irq, notify);
+}
+
 /**
  * irq_spread_vec_notifier - whose affinity notifier a vector's interrupt has
  * @vec: the vector, attached
@@ -240,6 +277,13 @@ static void irq_spread_vec_check_admin(struct irq_spread_dev *sd,
 	    (mask && !bitmap_equal(cpumask_bits(mask), has, n)) ||
 	    bitmap_equal(has, vec->applied, n))
 		return;
+	/*
+	 * CPU hotplug took the last online CPU of the library's mask: the
+	 * interrupt core fell back to every online CPU and notified it.
+	 */
+	sd->topo->ops->online_cpus(sd->topo, sd->online);
+	if (!bitmap_intersects(vec->applied, sd->online, n))
+		return;
 	/* Only a vector in use can be the administrator's. */
 	if (irq_spread_dev_spread_index(sd, vec->index, &k) &&
 	    k >= sd->nr_active)
@@ -282,6 +326,33 @@ void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 	mutex_unlock(&sd->lock);
 }
 
+/**
+ * irq_spread_dev_notify - the affinity of a vector's interrupt changed
+ * @sd: the device, whose &irq_spread_dev_ops.apply sets its interrupts
+ * @vector: the device vector number
+ * @mask: the mask the caller's affinity notifier was given
+ *
+ * What the library's own notifier does, for a caller that holds the
+ * interrupt's notifier: the library's own apply, or the administrator's
+ * write, which the vector then keeps (see irq_spread_dev_attach()).
+ * Nothing happens for a vector without an interrupt.
+ *
+ * Context: process context, may sleep; not with a lock held that
+ * &irq_spread_dev_ops.apply takes.
+ */
+void irq_spread_dev_notify(struct irq_spread_dev *sd, unsigned int vector,
+			   const struct cpumask *mask)
+{
+	if (!sd || !irq_spread_dev_caller_applies(sd))
+		return;
+	mutex_lock(&sd->lock);
+	if (!sd->dead && vector < irq_spread_dev_nvec(sd) &&
+	    sd->vec[vector]->irq)
+		irq_spread_vec_check_admin(sd, sd->vec[vector], mask);
+	mutex_unlock(&sd->lock);
+}
+EXPORT_SYMBOL_GPL(irq_spread_dev_notify);
+
 /* Nothing to free: the notifier is part of the vector, freed with it. */
 void irq_spread_vec_notify_release(struct kref *ref)
 {
@@ -310,11 +381,11 @@ int irq_spread_vec_apply(struct irq_spread_dev *sd,
 	int ret;
 
 	bitmap_copy(next, mask, bits);
-	ret = irq_spread_irq_apply(vec->irq, to_cpumask(next));
+	ret = irq_spread_vec_set(sd, vec, next, true);
 	if (ret) {
 		/* The refused mask is the hint now: put the old one back. */
-		irq_spread_irq_hint(vec->irq, vec->hinted ?
-				    to_cpumask(vec->hint[vec->cur]) : NULL);
+		irq_spread_vec_hint(sd, vec, vec->hinted ? vec->hint[vec->cur] :
+						       NULL);
 		irq_spread_vec_read_affinity(sd, vec);
 		dev_warn_ratelimited(sd->dev,
 				     "irq_spread: affinity of IRQ %u not set: %d\n",
@@ -382,7 +453,7 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	irq_spread_vec_read_affinity(sd, vec);
 	mutex_unlock(&sd->lock);
 
-	ret = irq_spread_irq_notifier(irq, &vec->notify);
+	ret = irq_spread_vec_watch(sd, irq, &vec->notify);
 	if (ret)
 		goto err;
 
@@ -395,7 +466,7 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	mutex_lock(&sd->lock);
 	ret = 0;
 	if (vec->has_cpus && vec->admin) {
-		if (irq_spread_irq_affinity(irq, to_cpumask(vec->admin_mask)))
+		if (irq_spread_vec_set(sd, vec, vec->admin_mask, false))
 			irq_spread_vec_read_affinity(sd, vec);
 		else
 			bitmap_copy(vec->applied, vec->admin_mask,
@@ -408,7 +479,7 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	mutex_unlock(&sd->lock);
 	if (!ret)
 		return 0;
-	irq_spread_irq_notifier(irq, NULL);
+	irq_spread_vec_watch(sd, irq, NULL);
 err:
 	mutex_lock(&sd->lock);
 	vec->irq = 0;
@@ -455,12 +526,12 @@ void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector)
 	 * interrupt attached would get the policy's CPUs.  Look at what the
 	 * interrupt has instead, once nothing is notified any more.
 	 */
-	irq_spread_irq_notifier(irq, NULL);
+	irq_spread_vec_watch(sd, irq, NULL);
 	mutex_lock(&sd->lock);
 	if (vec->irq == irq) {
 		irq_spread_vec_check_admin(sd, vec, NULL);
 		if (vec->hinted)
-			irq_spread_irq_hint(irq, NULL);
+			irq_spread_vec_hint(sd, vec, NULL);
 		vec->hinted = false;
 		vec->irq = 0;
 		irq_spread_dev_rmap(sd);

@@ -307,23 +307,21 @@ static void irq_spread_vec_undo(struct irq_spread_dev *sd,
 
 	if (!old->hinted) {
 		/* The commit gave it its first hint. */
-		irq_spread_irq_hint(vec->irq, NULL);
+		irq_spread_vec_hint(sd, vec, NULL);
 		vec->hinted = false;
 	} else if (vec->hinted) {
-		ret = irq_spread_irq_apply(vec->irq,
-					   to_cpumask(vec->hint[!vec->cur]));
+		ret = irq_spread_vec_set(sd, vec, vec->hint[!vec->cur], true);
 		if (!ret)
 			vec->cur = !vec->cur;
 	} else {
 		/* The commit took the hint of a vector no longer in use. */
-		irq_spread_irq_hint(vec->irq, to_cpumask(vec->hint[vec->cur]));
+		irq_spread_vec_hint(sd, vec, vec->hint[vec->cur]);
 		vec->hinted = true;
 	}
 	if (!ret)
 		bitmap_copy(vec->applied, vec->hint[vec->cur], bits);
 	if (!ret && old->admin) {
-		ret = irq_spread_irq_affinity(vec->irq,
-					      to_cpumask(vec->admin_mask));
+		ret = irq_spread_vec_set(sd, vec, vec->admin_mask, false);
 		bitmap_copy(vec->applied, vec->admin_mask, bits);
 	}
 	if (ret) {
@@ -353,7 +351,7 @@ static int irq_spread_dev_commit_one(struct irq_spread_dev *sd, unsigned int v,
 		return 0;
 	if (!irq_spread_dev_vector_placement(sd, masks, nr_active, v, sd->scratch)) {
 		if (vec->hinted) {
-			irq_spread_irq_hint(vec->irq, NULL);
+			irq_spread_vec_hint(sd, vec, NULL);
 			old->touched = true;
 		}
 		vec->hinted = false;

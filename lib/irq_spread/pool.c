@@ -1387,7 +1387,7 @@ irq_spread_pool_alloc(struct irq_spread_topology *topo,
 	unsigned int n = topo->nr_cpus, nodes = max(topo->nr_nodes, 1U), v;
 	struct irq_spread_pool *pool;
 
-	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	pool = kzalloc_obj(*pool);
 	if (!pool)
 		return NULL;
 

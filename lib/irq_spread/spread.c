@@ -280,8 +280,10 @@ static struct irq_spread_query *irq_spread_query_alloc(unsigned int nr_cpus,
 
 /*
  * The CPUs a vector may use: eligible, not on their way offline, and not
- * in @exclude.  A device must get interrupts somewhere, so when that
- * leaves nothing, every online CPU.  Return false if there is none.
+ * in @exclude.  A device must get interrupts somewhere: when @exclude
+ * leaves nothing, every eligible CPU not leaving; when no eligible CPU is
+ * left, every online CPU not leaving, or the leaving one if it is the
+ * last.  Return false if there is none.
  */
 static bool irq_spread_usable(const struct irq_spread_topology *topo,
 			      const unsigned long *exclude, unsigned long *dst)
@@ -291,12 +293,14 @@ static bool irq_spread_usable(const struct irq_spread_topology *topo,
 	topo->ops->eligible_cpus(topo, dst);
 	if (topo->leaving)
 		bitmap_andnot(dst, dst, topo->leaving, n);
-	if (exclude)
+	if (exclude && !bitmap_subset(dst, exclude, n))
 		bitmap_andnot(dst, dst, exclude, n);
 	if (!bitmap_empty(dst, n))
 		return true;
 	pr_warn_once("no eligible CPU for a device, using all online CPUs\n");
 	topo->ops->online_cpus(topo, dst);
+	if (topo->leaving && !bitmap_subset(dst, topo->leaving, n))
+		bitmap_andnot(dst, dst, topo->leaving, n);
 	return !bitmap_empty(dst, n);
 }
 

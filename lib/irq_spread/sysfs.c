@@ -383,7 +383,7 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_irqs_list);
 static ssize_t irqs_show(const struct class *class,
 			 const struct class_attribute *attr, char *buf)
 {
-	return irq_spread_irqs_list(&irq_spread_system, READ_ONCE(nr_irqs), buf,
+	return irq_spread_irqs_list(&irq_spread_system, irq_get_nr_irqs(), buf,
 				    PAGE_SIZE);
 }
 

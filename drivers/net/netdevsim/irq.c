@@ -7,6 +7,7 @@
 
 #include <linux/cpu_rmap.h>
 #include <linux/debugfs.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/irq_spread.h>
 #include <linux/irq_work.h>
@@ -48,11 +49,12 @@ struct nsim_irqs {
 static irqreturn_t nsim_irq_handler(int irq, void *data)
 {
 	struct nsim_irq_vec *vec = data;
-	struct nsim_rq *rq = &vec->ns->rq[vec->queue];
+	struct nsim_rq *rq = READ_ONCE(vec->ns->rq[vec->queue]);
 
 	/*
 	 * A pool IRQ runs the handlers of all the queues sharing it: only
 	 * those with packets have work, and a port never opened has no NAPI.
+	 * A queue restart replaces the rq: nsim_queue_irq_sync().
 	 */
 	if (!skb_queue_empty_lockless(&rq->skb_queue))
 		napi_schedule_irqoff(&rq->napi);
@@ -67,45 +69,52 @@ static void nsim_irq_work(struct irq_work *work)
 	generic_handle_irq(vec->line->irq);
 }
 
-/* Called with bottom halves off, so the CPU cannot go offline meanwhile. */
-void nsim_irq_raise(struct netdevsim *ns, unsigned int queue)
+/* From poll and the rq's timer: its NAPI is added, with the queue's index. */
+static struct nsim_irq_vec *nsim_rq_vec(struct nsim_rq *rq)
 {
-	struct nsim_irq_vec *vec;
+	struct netdevsim *ns = netdev_priv(rq->napi.dev);
+
+	if (!ns->irqs || rq->napi.index < 0)
+		return NULL;
+	return &ns->irqs->vec[rq->napi.index];
+}
+
+/* From the rq's timer, with interrupts off: the CPU cannot go offline. */
+void nsim_irq_raise_rq(struct nsim_rq *rq)
+{
+	struct nsim_irq_vec *vec = nsim_rq_vec(rq);
 	unsigned int cpu;
 
-	if (!ns->irqs) {
-		napi_schedule(&ns->rq[queue].napi);
+	if (!vec) {
+		napi_schedule(&rq->napi);
 		return;
 	}
 
-	vec = &ns->irqs->vec[queue];
 	cpu = READ_ONCE(vec->line->cpu);
 	if (!cpu_online(cpu))
 		cpu = smp_processor_id();
 	irq_work_queue_on(&vec->work, cpu);
 }
 
-static struct nsim_irq_vec *nsim_rq_vec(struct nsim_rq *rq)
+/*
+ * By queue index, for an rq whose NAPI is not added yet (open, queue
+ * restart): -1 without IRQs.
+ */
+int nsim_queue_irq(struct netdevsim *ns, unsigned int queue)
 {
-	struct netdevsim *ns = netdev_priv(rq->napi.dev);
-
-	if (!ns->irqs)
-		return NULL;
-	return &ns->irqs->vec[rq - ns->rq];
+	return ns->irqs ? ns->irqs->vec[queue].irq : -1;
 }
 
-int nsim_rq_irq(struct nsim_rq *rq)
+int nsim_queue_irq_cpu(struct netdevsim *ns, unsigned int queue)
 {
-	struct nsim_irq_vec *vec = nsim_rq_vec(rq);
-
-	return vec ? vec->irq : -1;
+	return ns->irqs ? READ_ONCE(ns->irqs->vec[queue].line->cpu) : -1;
 }
 
-int nsim_rq_irq_cpu(struct nsim_rq *rq)
+/* ns->rq[queue] was replaced: once this returns, no handler has the old. */
+void nsim_queue_irq_sync(struct netdevsim *ns, unsigned int queue)
 {
-	struct nsim_irq_vec *vec = nsim_rq_vec(rq);
-
-	return vec ? READ_ONCE(vec->line->cpu) : -1;
+	if (ns->irqs)
+		synchronize_irq(ns->irqs->vec[queue].irq);
 }
 
 struct nsim_rx_consumer *nsim_rq_consumer(struct nsim_rq *rq)
@@ -240,7 +249,7 @@ static struct nsim_irq_pool *nsim_irq_pool_get(struct nsim_dev *nsim_dev)
 	if (nsim_dev->irq_pool || !info.nr_vectors)
 		return nsim_dev->irq_pool;
 
-	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	pool = kzalloc_obj(*pool);
 	if (!pool)
 		return ERR_PTR(-ENOMEM);
 	snprintf(name, sizeof(name), "nsim%upool",
@@ -345,7 +354,6 @@ int nsim_irqs_init(struct netdevsim *ns)
 		if (err)
 			goto err_free;
 		netif_set_affinity_auto(ns->netdev);
-		netif_set_xps_auto(ns->netdev);
 	}
 
 	for (i = 0; i < nvec; i++) {
@@ -366,8 +374,13 @@ err_free:
 
 void nsim_irqs_fini(struct netdevsim *ns)
 {
+	unsigned int i;
+
 	if (!ns->irqs)
 		return;
+	/* The queues' timers raise the IRQs: let those in flight end. */
+	for (i = 0; i < ns->irqs->nvec; i++)
+		hrtimer_cancel(&ns->rq[i]->napi_timer);
 	debugfs_remove(ns->irqs->rmap_file);
 	nsim_irqs_free(ns->irqs);
 	ns->irqs = NULL;

@@ -10,6 +10,7 @@
 struct dentry;
 struct fwnode_handle;
 struct irq_domain;
+struct netdevsim;
 struct nsim_rq;
 struct page;
 
@@ -49,6 +50,6 @@ void nsim_rx_consumer_fini(struct nsim_rx_consumer *rx);
 
 /* irq.c */
 struct nsim_rx_consumer *nsim_rq_consumer(struct nsim_rq *rq);
-int nsim_rq_irq_cpu(struct nsim_rq *rq);
+int nsim_queue_irq_cpu(struct netdevsim *ns, unsigned int queue);
 
 #endif /* _NETDEVSIM_IRQ_H */

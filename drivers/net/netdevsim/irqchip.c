@@ -41,11 +41,6 @@ static int nsim_irq_domain_map(struct irq_domain *domain, unsigned int virq,
 
 	irq_set_chip_data(virq, &dom->line[hwirq]);
 	irq_set_chip_and_handler(virq, &nsim_irq_chip, handle_simple_irq);
-	/*
-	 * Without this, x86 (GENERIC_PENDING_IRQ) defers an affinity change
-	 * to the next ack, which handle_simple_irq() never does.
-	 */
-	irq_set_status_flags(virq, IRQ_MOVE_PCNTXT);
 	return 0;
 }
 

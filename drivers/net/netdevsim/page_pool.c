@@ -10,9 +10,9 @@
 #include "irq.h"
 
 /* The node of the CPU the queue's IRQ points to: the first poll's. */
-int nsim_rq_page_pool_nid(struct nsim_rq *rq)
+int nsim_queue_page_pool_nid(struct netdevsim *ns, unsigned int queue)
 {
-	int cpu = nsim_rq_irq_cpu(rq);
+	int cpu = nsim_queue_irq_cpu(ns, queue);
 
 	return cpu < 0 ? NUMA_NO_NODE : cpu_to_mem(cpu);
 }
@@ -62,7 +62,8 @@ static void nsim_rx_consumer_work(struct work_struct *work)
 	spin_unlock_bh(&rx->lock);
 
 	for (i = 0; i < n; i++)
-		page_pool_put_full_page(held[i]->pp, held[i], false);
+		page_pool_put_full_page(pp_page_to_nmdesc(held[i])->pp,
+					held[i], false);
 }
 
 void nsim_rx_consumer_init(struct nsim_rx_consumer *rx)

@@ -68,7 +68,7 @@
 #include "../pool.h"
 #include "machine.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 
 #define CONV_IRQ_BASE	1000
 

@@ -59,7 +59,7 @@
 #include "../pool.h"
 #include "machine.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 
 #define FAKE_IRQ_BASE	100
 #define FAKE_MAX_IRQS	16
@@ -112,6 +112,7 @@ struct fake_call {
  *	the last fake interrupt, or 0
  * @calls: the calls of the changed callback, in order
  * @nr_calls: how many
+ * @applies: the calls of a caller's apply callback
  */
 struct dev_test {
 	struct test_topo *m;
@@ -121,6 +122,7 @@ struct dev_test {
 	unsigned int alias_irq;
 	struct fake_call calls[FAKE_CALLS];
 	unsigned int nr_calls;
+	unsigned int applies;
 };
 
 static struct dev_test *cur_test(void)
@@ -1289,6 +1291,123 @@ static void irq_spread_test_dev_admin(struct kunit *test)
 }
 
 /*
+ * CPU hotplug takes the last online CPU of a vector's mask without the
+ * library moving it first (a CPU the library's callbacks did not see
+ * leave): the interrupt core falls back to every online CPU and notifies
+ * that.  It is not the administrator's.  numa, 4 vectors on node 0:
+ * 0;1;2;3, CPU 2 goes.
+ */
+static void irq_spread_test_dev_hotplug_fallback(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
+	struct dev_test *t = test->priv;
+
+	__clear_bit(2, t->m->online);
+	t->irq[2].aff = BIT(0) | BIT(1) | BIT(3) | BIT(4) | BIT(5) | BIT(6) |
+			BIT(7);
+	t->irq[2].pending = true;
+	fake_notify(test);
+	__set_bit(2, t->m->online);
+	KUNIT_EXPECT_FALSE(test, sd->vec[2]->admin);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
+	/* A write with the CPU back is the administrator's. */
+	admin_set(test, 2, BIT(5));
+	KUNIT_EXPECT_TRUE(test, sd->vec[2]->admin);
+}
+
+/* As net core: set the interrupt as irq_set_affinity() does, count it. */
+static int fake_caller_apply(void *priv, unsigned int vector, unsigned int irq,
+			     const struct cpumask *mask)
+{
+	struct dev_test *t = priv;
+
+	t->applies++;
+	return fake_affinity(irq, mask);
+}
+
+static const struct irq_spread_dev_ops fake_caller_ops = {
+	.changed	= fake_changed,
+	.apply		= fake_caller_apply,
+};
+
+/* Pass IRQ @i's notification on, as net core's notifier does. */
+static void caller_notify(struct kunit *test, struct irq_spread_dev *sd,
+			  unsigned int i)
+{
+	struct dev_test *t = test->priv;
+	cpumask_var_t mask;
+
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	cpumask_bits(mask)[0] = t->irq[i].aff;
+	t->irq[i].pending = false;
+	irq_spread_dev_notify(sd, i, mask);
+	free_cpumask_var(mask);
+}
+
+/*
+ * A caller that sets the interrupts and holds their one notifier (net
+ * core, &irq_spread_dev_ops.apply): the library sets them through it
+ * alone, with no hint and no notifier of its own, and tells the
+ * administrator's writes in the notifications the caller passes on from
+ * its own and from CPU hotplug's fallback.  numa, 4 vectors on node 0:
+ * 0;1;2;3.
+ */
+static void irq_spread_test_dev_caller_applies(struct kunit *test)
+{
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev_info info = spread_info(t, 0, IRQ_SPREAD_NUMA, 4);
+	struct irq_spread_dev *sd;
+	unsigned int i;
+
+	info.ops = &fake_caller_ops;
+	sd = dev_register_info(test, &info);
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ(test, irq_spread_dev_attach(sd, i,
+							    FAKE_IRQ_BASE + i), 0);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;2;3");
+	KUNIT_EXPECT_EQ(test, t->applies, 4);
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_NULL(test, t->irq[i].hint);
+		KUNIT_EXPECT_NULL(test, t->irq[i].notify);
+	}
+
+	/* Its own sets, passed on: nobody's but the library's. */
+	for (i = 0; i < 4; i++)
+		caller_notify(test, sd, i);
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 0));
+
+	/* The administrator writes CPU 6 to vector 1's interrupt. */
+	t->irq[1].aff = BIT(6);
+	caller_notify(test, sd, 1);
+	KUNIT_EXPECT_TRUE(test, irq_spread_dev_vector_admin(sd, 1));
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:6");
+
+	/* CPU 2 goes unseen: the fallback is not the administrator's. */
+	__clear_bit(2, t->m->online);
+	t->irq[2].aff = 0xfb;
+	caller_notify(test, sd, 2);
+	__set_bit(2, t->m->online);
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 2));
+
+	/* A policy write hands vector 1 back, through the caller. */
+	t->applies = 0;
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa"), 4);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;2;3");
+	KUNIT_EXPECT_EQ(test, t->applies, 4);
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 1));
+
+	/* Detached, the interrupt keeps no hint and no notifier either. */
+	irq_spread_dev_detach(sd, 3);
+	KUNIT_EXPECT_NULL(test, t->irq[3].hint);
+	KUNIT_EXPECT_NULL(test, t->irq[3].notify);
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa 0 100 spread active 0\n"
+			   "numa 1 101 spread active 1\n"
+			   "numa 2 102 spread active 2\n"
+			   "numa 3 - spread active 3\n");
+}
+
+/*
  * An administrator's write not notified yet when the vector's interrupt is
  * detached (removing the notifier, at link down say, cancels the
  * notification) is the administrator's all the same: the vector keeps it,
@@ -2280,7 +2399,7 @@ static bool class_irqs_has(struct kunit *test, unsigned int irq)
 {
 	struct class_attribute *attr = class_attr(test, "irqs");
 	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	unsigned int nr = READ_ONCE(nr_irqs);
+	unsigned int nr = irq_get_nr_irqs();
 	unsigned long *irqs = kunit_kcalloc(test, BITS_TO_LONGS(nr),
 					    sizeof(long), GFP_KERNEL);
 	ssize_t len;
@@ -2312,7 +2431,7 @@ static void irq_spread_test_irqs_file(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, attr->attr.mode, 0444);
 	KUNIT_EXPECT_NULL(test, attr->store);
 
-	t->alias_irq = READ_ONCE(nr_irqs) - 1;
+	t->alias_irq = irq_get_nr_irqs() - 1;
 	if (class_irqs_has(test, t->alias_irq))
 		kunit_skip(test, "IRQ %u is placed by irq_spread already",
 			   t->alias_irq);
@@ -2353,6 +2472,8 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE_PARAM(irq_spread_test_dev_store_bad, store_bad_gen_params),
 	KUNIT_CASE(irq_spread_test_dev_store_fails),
 	KUNIT_CASE(irq_spread_test_dev_admin),
+	KUNIT_CASE(irq_spread_test_dev_hotplug_fallback),
+	KUNIT_CASE(irq_spread_test_dev_caller_applies),
 	KUNIT_CASE(irq_spread_test_dev_detach_unnotified),
 	KUNIT_CASE(irq_spread_test_dev_kernel_moves),
 	KUNIT_CASE(irq_spread_test_dev_stale_notify),

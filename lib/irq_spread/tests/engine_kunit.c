@@ -24,7 +24,7 @@
 #include "../engine.h"
 #include "machine.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 
 /*
  * The seed machines are irq_spread_test_epyc, irq_spread_test_mana_vm,
@@ -191,6 +191,9 @@ static const struct spread_case spread_cases[] = {
 	  "4-7", NULL, "0-3", .want = "0;2-3;1" },
 	{ "mana all isolated: online", &irq_spread_test_mana_vm, 0, POL_CORE, 2,
 	  NULL, "0-7", NULL, .want = "0;2" },
+	/* Excluded where eligible: the eligible CPUs, never an isolated one. */
+	{ "mana eligible all excluded, 0-1 isolated: eligible", &irq_spread_test_mana_vm,
+	  0, POL_NUMA, 2, NULL, "0-1", "2-7", .want = "2;3" },
 
 	/* EPYC: node 0, its quadrant partner 1, its socket 2-7, 8-15. */
 	{ "epyc node 0 numa 16", &irq_spread_test_epyc, 0, POL_NUMA, 16,
@@ -314,7 +317,10 @@ static void spread_case_desc(const struct spread_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(spread, spread_cases, spread_case_desc);
 
-/* What a case's vectors may use: eligible CPUs, else online ones. */
+/*
+ * What a case's vectors may use: eligible CPUs not excluded, else eligible
+ * ones, else online ones.
+ */
 static unsigned long *test_allowed(struct kunit *test, const struct test_topo *t,
 				   const unsigned long *exclude)
 {
@@ -322,7 +328,8 @@ static unsigned long *test_allowed(struct kunit *test, const struct test_topo *t
 	unsigned long *allowed = irq_spread_test_bitmap(test, t);
 
 	bitmap_and(allowed, t->online, t->housekeeping, n);
-	bitmap_andnot(allowed, allowed, exclude, n);
+	if (!bitmap_subset(allowed, exclude, n))
+		bitmap_andnot(allowed, allowed, exclude, n);
 	if (bitmap_empty(allowed, n))
 		bitmap_copy(allowed, t->online, n);
 	return allowed;
@@ -757,6 +764,24 @@ static void irq_spread_test_no_cpu(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(masks, irq_spread_test_mana_vm.nr_cpus));
 }
 
+/*
+ * The last eligible CPU on its way offline: the fallback to online CPUs
+ * leaves it out too.  MANA's VM, CPUs 1-7 isolated, CPU 0 leaving: numa, 2
+ * vectors on the online CPUs but 0, in order: 1;2.
+ */
+static void irq_spread_test_fallback_not_leaving(struct kunit *test)
+{
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_mana_vm);
+	unsigned long *masks = test_masks(test, t, 2);
+
+	bitmap_andnot(t->housekeeping, t->housekeeping,
+		      irq_spread_test_cpus(test, t, "1-7"), t->m->nr_cpus);
+	__set_bit(0, t->topo.leaving);
+	KUNIT_ASSERT_EQ(test, irq_spread_topo_cpus(&t->topo, 0, 2, IRQ_SPREAD_NUMA,
+						   NULL, masks, t->longs), 0);
+	KUNIT_EXPECT_STREQ(test, test_placement(test, t, masks, 2), "1;2");
+}
+
 /**
  * struct nth_case - the CPUs irq_spread_topo_nth_cpu() gives index by index
  * @desc: what it tests
@@ -964,6 +989,7 @@ static struct kunit_case irq_spread_engine_test_cases[] = {
 	KUNIT_CASE_PARAM(irq_spread_test_load, load_gen_params),
 	KUNIT_CASE(irq_spread_test_invalid),
 	KUNIT_CASE(irq_spread_test_no_cpu),
+	KUNIT_CASE(irq_spread_test_fallback_not_leaving),
 	KUNIT_CASE(irq_spread_test_node_runs),
 	{}
 };

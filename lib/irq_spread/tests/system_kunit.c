@@ -15,7 +15,7 @@
 
 #include "../engine.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 
 struct policy_parse_case {
 	const char *desc;

@@ -115,6 +115,7 @@ extern bool irq_spread_compat_quiet;
 void *irq_spread_compat_alloc(size_t size, bool zero);
 #define kmalloc(s, g)			irq_spread_compat_alloc(s, false)
 #define kzalloc(s, g)			irq_spread_compat_alloc(s, true)
+#define kzalloc_obj(p, ...)		((typeof(p) *)kzalloc(sizeof(p), 0))
 #define kcalloc(n, s, g)		irq_spread_compat_alloc(array_size(n, s), true)
 #define kvcalloc(n, s, g)		kcalloc(n, s, g)
 #define kmalloc_array(n, s, g)		irq_spread_compat_alloc(array_size(n, s), false)

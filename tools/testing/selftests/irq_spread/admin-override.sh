@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Admin override: an IRQ moved by hand through /proc/irq/N/smp_affinity_list
-# is marked admin in debugfs (the IRQ core's affinity notifier, from a work
-# item) and stays where the admin put it, XPS following it, across ethtool
-# -L down and up, link down/up and the offline and online of another CPU
-# that holds a vector of the device, while the other queues follow the
-# policy (placed as if nothing had been moved); writing a policy to the
-# device hands it back.  Reads change nothing.  A write to a queue not in
-# use is not the admin's: the queue gets the policy's CPUs back with
-# ethtool -L; nor is the IRQ core's own move of a queue not in use off a
-# CPU going offline.  Queues not in use lose their affinity hint.
+# is marked admin in debugfs (net core's affinity notifier, from a work
+# item, passes the write on to the library) and stays where the admin put
+# it across ethtool -L down and up, link down/up and the offline and
+# online of another CPU that holds a vector of the device, while the other
+# queues follow the policy (placed as if nothing had been moved); writing
+# a policy to the device hands it back.  Reads change nothing.  A write to
+# a queue not in use is not the admin's: the queue gets the policy's CPUs
+# back with ethtool -L; nor is the IRQ core's own move of a queue not in
+# use off a CPU going offline.  No queue's IRQ has an affinity hint (net
+# core sets none), in use or not.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
@@ -23,7 +24,7 @@ from irq_spread_lib import *
 #   queue 1 to CPU 15 by hand: 0 15 1 3.
 #   ethtool -L 2: slots 0 2, one vector a core, whole cores 0-1 2-3;
 #                queue 1 keeps 15: 0-1 15.  Queues 2, 3 not in use keep
-#                their IRQ's CPUs (1, 3) but no hint.
+#                their IRQ's CPUs (1, 3).
 #   queue 3 (not in use) written to CPU 14: not the admin's.
 #   CPU 1 offline: queue 0's 0-1 loses 1: 0.  Queue 2's IRQ (CPU 1, not in
 #                use) is moved by the IRQ core to every online CPU,

@@ -1,28 +1,34 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The drivers converted to irq_spread, mlx5_core and mana, and those that let
-# net core place their IRQs, ice and bnxt_en, load and unload cleanly with
-# no device to bind: each module is inserted after the modules it depends on
-# (modinfo -F depends), in that order, with insmod, its PCI driver is
-# registered, then everything the test inserted is removed with rmmod, last
-# first, and the kernel logged no splat meanwhile.  kmemleak's
-# verdict on what they left is the run's own (the project's guest scans
-# once all the tests are done).
+# The drivers of MODULES below load and unload cleanly with no device to
+# bind: each module is inserted after the modules it depends on (modinfo
+# -F depends), in that order, with insmod, its PCI driver is registered,
+# then everything the test inserted is removed with rmmod, last first, and
+# the kernel logged no splat meanwhile.  kmemleak's verdict on what they
+# left is the run's own (the project's guest scans once all the tests are
+# done).
 #
 # The .ko files are found in $IRQ_SPREAD_MODULES, a kernel build directory
 # (its modules.order) or any folder holding them, which the project's
 # pipeline sets to the guest kernel's build directory; else in
-# /lib/modules/$(uname -r).  Skips on a kernel without module support or
-# when neither holds the modules; fails if a module is missing from
-# $IRQ_SPREAD_MODULES, or does not load or unload.
+# /lib/modules/$(uname -r).  A module of MODULES whose .ko is not there
+# (not built) is skipped; the test skips on a kernel without module
+# support or when none of them is there, and fails if a module they
+# depend on is missing, or one does not load or unload.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
 from irq_spread_lib import *
 import subprocess
 
-MODULES = ("mlx5_core", "mana", "ice", "bnxt_en")
+# ---------------------------------------------------------------------------
+# MODULES: the drivers this test loads and unloads, the only list of them.
+# For now mlx5_core and mana; ice and bnxt_en, which let net core place
+# their IRQs on the Linux 6.12 base, are left out until their conversions
+# come back (issue 37).  One whose .ko was not built is skipped.
+MODULES = ("mlx5_core", "mana")
+
 SPLAT = re.compile(r"BUG: |WARNING: |Oops|Kernel panic|general protection "
                    r"fault|UBSAN: |INFO: possible |kernel BUG at|Call Trace:")
 
@@ -60,9 +66,8 @@ class Kmsg:
 
 
 def find_modules(t):
-    """Map module name to .ko path; fail if $IRQ_SPREAD_MODULES lacks one."""
+    """Map module name to .ko path; skip if none of MODULES is there."""
     top = os.environ.get("IRQ_SPREAD_MODULES")
-    given = bool(top)
     if not top:
         top = "/lib/modules/" + os.uname().release
         if not os.path.isdir(top):
@@ -82,9 +87,8 @@ def find_modules(t):
         if os.path.isfile(p):
             found.setdefault(name, p)
     t.diag("modules from %s" % top)
-    missing = [m for m in MODULES if m not in found]
-    if missing and not given:
-        raise Skip("%s not in %s" % (" ".join(missing), top))
+    if not any(m in found for m in MODULES):
+        raise Skip("none of %s built: not in %s" % (" ".join(MODULES), top))
     return found
 
 
@@ -131,6 +135,9 @@ def test(t):
     found = find_modules(t)
     kmsg = Kmsg()
     for mod in MODULES:
+        if mod not in found:
+            t.result(True, "%s # SKIP not built: no %s.ko" % (mod, mod))
+            continue
         if mod in loaded():
             t.result(True, "%s # SKIP loaded already: not inserted again"
                      % mod)

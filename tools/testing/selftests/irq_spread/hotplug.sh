@@ -9,8 +9,8 @@
 # moved vector joins the core, on nodes of three cores or more).  A CPU
 # that holds no vector moves nothing either way.  Checked by the effective
 # CPUs and the affinities of every queue before, during and after, under
-# numa and numa-core, with the vectors' XPS maps following; a device
-# registered after the cycles finds the load as it should be.
+# numa and numa-core; a device registered after the cycles finds the load
+# as it should be.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'

@@ -3,8 +3,8 @@
 
 The tests place netdevsim devices with the irq_spread library and read back
 each queue's IRQ (/proc/irq/N/smp_affinity_list, effective_affinity_list,
-affinity_hint), the library's table of vectors in debugfs
-(/sys/kernel/debug/irq_spread/devices) and the TX queues' XPS maps.  What
+affinity_hint) and the library's table of vectors in debugfs
+(/sys/kernel/debug/irq_spread/devices).  What
 they expect comes from two oracles, neither of them a copy of the library:
 
 - hand tables: the CPUs of each queue, worked out by hand in each test from
@@ -419,7 +419,7 @@ def foreign_devices():
 
 
 # ---------------------------------------------------------------------------
-# A device's IRQs, XPS maps and debugfs rows, for any driver's device
+# A device's IRQs and debugfs rows, for any driver's device
 
 def irq_affinity(irq):
     return parse_cpulist(read("/proc/irq/%d/smp_affinity_list" % irq))
@@ -431,19 +431,6 @@ def irq_effective(irq):
 
 def set_irq_affinity(irq, cpus):
     write_ok("/proc/irq/%d/smp_affinity_list" % irq, fmt_cpulist(cpus))
-
-
-def xps_file(sysfs, q):
-    """The xps_cpus file of TX queue @q of the netdev at @sysfs."""
-    return "%s/queues/tx-%d/xps_cpus" % (sysfs, q)
-
-
-def xps_cpus(sysfs, q):
-    """TX queue @q's XPS CPUs, or None if the queue is not in sysfs."""
-    try:
-        return parse_hexmask(read(xps_file(sysfs, q)))
-    except FileNotFoundError:
-        return None
 
 
 def device_rows(path):
@@ -551,12 +538,6 @@ class Nsim:
     def set_affinity(self, q, cpus):
         set_irq_affinity(self.irqs[q], cpus)
 
-    def xps_file(self, q):
-        return xps_file(self.sysfs, q)
-
-    def xps(self, q):
-        return xps_cpus(self.sysfs, q)
-
     def rows(self):
         return device_rows(self.path)
 
@@ -573,8 +554,7 @@ class Nsim:
                 tuple((read("/proc/irq/%d/smp_affinity_list" % i),
                        read("/proc/irq/%d/effective_affinity_list" % i),
                        read("/proc/irq/%d/affinity_hint" % i))
-                      for i in self.irqs),
-                tuple(self.xps(q) for q in range(self.queues)))
+                      for i in self.irqs))
 
     def debugfs_rq(self, q):
         p = glob.glob("%s/netdevsim%d/ports/*/rq%d" % (NSIM_DEBUGFS, self.id,
@@ -646,8 +626,7 @@ def moved(before, after):
     return [q for q in range(len(before)) if before[q] != after[q]]
 
 
-def check_placement(t, dev, want, what, admin=(), active=None, eff=None,
-                    xps_admin=None):
+def check_placement(t, dev, want, what, admin=(), active=None, eff=None):
     """The placement of @dev's queues, the first @active of them in use:
 
     - with a hand table @want (the CPUs of each queue in use, the admin's
@@ -656,14 +635,10 @@ def check_placement(t, dev, want, what, admin=(), active=None, eff=None,
     - always: each effective affinity is one online CPU of the IRQ's
       affinity, as the interrupt core reports it (netdevsim's irqchip takes
       the first when an affinity is set, but a CPU going offline moves it to
-      another CPU of the mask, where it stays when the CPU comes back), a
-      queue in use not the admin's has its
-      affinity as hint, one not in use no hint; the debugfs table has one
-      row per queue, with its IRQ, kind spread, its state (admin, inactive
-      or active) and, for a queue in use, the CPUs of /proc/irq/N; the TX
-      queues in use have XPS maps equal to their IRQ's affinity (the
-      driver's callback runs from a work item: polled), the others are not
-      in sysfs.
+      another CPU of the mask, where it stays when the CPU comes back); no
+      IRQ has an affinity hint (net core sets none); the debugfs table has
+      one row per NAPI index, with its IRQ, kind spread, its state (admin,
+      inactive or active) and, for a queue in use, the CPUs of /proc/irq/N.
     """
     active = dev.queues if active is None else active
     online = parse_cpulist(read(SYS_CPU + "/online"))
@@ -682,39 +657,20 @@ def check_placement(t, dev, want, what, admin=(), active=None, eff=None,
             bad.append("queue %d: effective %s, not one online CPU of %s"
                        % (q, fmt_cpulist(e), fmt_cpulist(aff[q])))
         hint = dev.hint(q)
-        if q >= active and hint:
-            bad.append("queue %d not in use: hint %s" % (q, fmt_cpulist(hint)))
-        if q < active and q not in admin and hint != aff[q]:
-            bad.append("queue %d: hint %s, affinity %s"
-                       % (q, fmt_cpulist(hint), fmt_cpulist(aff[q])))
-    t.result(not bad, "%s: effective affinity and hints" % what,
+        if hint:
+            bad.append("queue %d: hint %s" % (q, fmt_cpulist(hint)))
+    t.result(not bad, "%s: effective affinity, no hints" % what,
              "\n".join(bad))
 
     bad = []
     rows = dev.rows()
-    nvec = 2 * dev.queues
-    if sorted(rows) != list(range(nvec)):
-        bad.append("vectors %s, want 0-%d" % (sorted(rows), nvec - 1))
+    if sorted(rows) != list(range(dev.queues)):
+        bad.append("vectors %s, want 0-%d" % (sorted(rows), dev.queues - 1))
     pols = {r.policy for r in rows.values()}
     if pols != {dev.policy()}:
         bad.append("policy %s, the policy file says %s" % (sorted(pols),
                                                            dev.policy()))
-    for v, r in sorted(rows.items()):
-        if v >= dev.queues:
-            # The TX side of queue v - queues, which netdevsim has no IRQ
-            # for: it follows its queue, or the queue's modulo those in use.
-            q = (v - dev.queues) % active
-            want = (None, "post", "active", aff[q] if q not in admin else
-                    r.cpus)
-            if (r.irq, r.kind, r.state, r.cpus) != want:
-                bad.append("vector %d (TX side of queue %d): irq %s %s %s "
-                           "cpus %s; want no IRQ, post active, queue %d's "
-                           "CPUs %s" % (v, v - dev.queues, r.irq, r.kind,
-                                        r.state, r.cpus and
-                                        fmt_cpulist(r.cpus), q,
-                                        fmt_cpulist(aff[q])))
-            continue
-        q = v
+    for q, r in sorted(rows.items()):
         state = "admin" if q in admin else \
             "inactive" if q >= active else "active"
         cpus = aff[q] if q < active else None
@@ -728,77 +684,6 @@ def check_placement(t, dev, want, what, admin=(), active=None, eff=None,
                           "-" if cpus is None else fmt_cpulist(cpus)))
     t.result(not bad, "%s: debugfs table agrees with /proc/irq" % what,
              "\n".join(bad))
-    check_xps(t, dev, active, what, xps_admin)
-
-
-def xps_problems(topo, maps, irq_cpus):
-    """What breaks the rules of net core's XPS partition
-    (net/core/napi_affinity_xps.c) in @maps, the XPS CPUs of each TX queue
-    in use, given @irq_cpus, the CPUs of each queue's IRQ: every online
-    CPU (XPS maps hold online CPUs only) is in exactly one map, and the
-    queue it maps to is one of those nearest it: a queue whose IRQ has the
-    CPU, else an SMT sibling of it, else CPUs on the nearest node."""
-    out = []
-    present = topo.online()
-
-    def near(c, cpus):
-        if c in cpus:
-            return 0
-        if topo.core_of.get(c, frozenset([c])) & cpus:
-            return 1
-        return 2 + min(topo.dist(topo.cpu_node[c], topo.cpu_node[d])
-                       for d in cpus)
-
-    for c in sorted(present):
-        qs = [q for q, m in enumerate(maps) if m is not None and c in m]
-        if len(qs) != 1:
-            out.append("CPU %d in the maps of %d TX queues %s" % (c, len(qs),
-                                                                  qs))
-            continue
-        best = min(near(c, cpus) for cpus in irq_cpus if cpus)
-        if near(c, irq_cpus[qs[0]]) != best:
-            out.append("CPU %d maps to TX queue %d (IRQ on %s), not one of "
-                       "the nearest" % (c, qs[0], fmt_cpulist(irq_cpus[qs[0]])))
-    return out
-
-
-def check_xps(t, dev, active, what, admin=None):
-    """XPS of the TX queues in use is net core's partition of the CPUs by
-    the queues' IRQs (polled: a work item sets it); @admin {queue: CPUs}
-    the maps the administrator wrote, kept as written.  No sysfs directory
-    for a TX queue not in use.  A single-queue device has no XPS
-    (xps_cpus reads ENOENT)."""
-    admin = admin or {}
-    if not os.path.exists(dev.xps_file(0)):
-        t.diag("%s: no XPS in this kernel (no %s): not checked"
-               % (what, dev.xps_file(0)))
-        return
-    if dev.queues < 2:
-        return
-    topo = TOPO or Topology()
-
-    def bad():
-        out = []
-        for q in range(active, dev.queues):
-            x = dev.xps(q)
-            if x is not None:
-                out.append("TX queue %d not in use, in sysfs with XPS %s"
-                           % (q, fmt_cpulist(x)))
-        maps = [dev.xps(q) for q in range(active)]
-        for q, cpus in admin.items():
-            if q >= active:
-                continue
-            if maps[q] != cpus:
-                out.append("TX queue %d: XPS %s, the administrator wrote %s"
-                           % (q, maps[q] and fmt_cpulist(maps[q]),
-                              fmt_cpulist(cpus)))
-            maps[q] = None
-        irqs = [None if q in admin else dev.affinity(q)
-                for q in range(active)]
-        return out + xps_problems(topo, maps, irqs)
-    wait_for(lambda: not bad(), 5)
-    t.result(not bad(), "%s: XPS of the TX queues in use maps each CPU to a "
-             "nearest queue" % what, "\n".join(bad()))
 
 
 # ---------------------------------------------------------------------------
@@ -919,36 +804,6 @@ def check_rules(t, topo, dev, policy, what, active=None, fresh=True):
                                         fresh).items():
         t.result(not problems, "%s: rule: %s" % (what, rule),
                  "\n".join(problems))
-
-
-# ---------------------------------------------------------------------------
-# The netdev netlink family through YNL
-
-# YNL's cli.py and the netdev family's spec, from the kernel tree this
-# folder is in (tools/testing/selftests/irq_spread/../../../..), or $KSRC.
-KSRC = os.path.realpath(os.environ.get("KSRC") or os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", ".."))
-YNL_CLI = KSRC + "/tools/net/ynl/cli.py"
-NETDEV_SPEC = KSRC + "/Documentation/netlink/specs/netdev.yaml"
-
-
-def ynl_netdev():
-    """(a YnlFamily of the netdev spec, YNL's NlError), YNL's library
-    (tools/net/ynl/lib) in this process: no fork, the spec parsed once
-    per call.  A family has one socket: one per thread.  Skip without the
-    library or the spec."""
-    if not os.path.exists(YNL_CLI) or not os.path.exists(NETDEV_SPEC):
-        raise Skip("no %s or %s (set KSRC to a kernel tree)"
-                   % (YNL_CLI, NETDEV_SPEC))
-    ynl_dir = os.path.dirname(YNL_CLI)
-    if ynl_dir not in sys.path:
-        # lib.sh starts python3 with -S; the YNL library needs the site
-        # packages (PyYAML) that cli.py's own python3 has.
-        import site
-        site.main()
-        sys.path.insert(0, ynl_dir)
-    from lib import NlError, YnlFamily
-    return YnlFamily(NETDEV_SPEC, schema=""), NlError
 
 
 # ---------------------------------------------------------------------------

@@ -2,17 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Net core's NAPI IRQ affinity with irq_spread under it, on a netdevsim
-# port (netif_set_affinity_auto(), netif_enable_cpu_rmap(),
-# netif_set_xps_auto(), NAPIs added with their queue as index at open):
-# each IRQ has one affinity notifier, irq_spread's; the aRFS reverse map
-# follows an admin write and a CPU hotplug move, and names only RX queues
-# in use; the administrator's mask of a NAPI index survives NAPI delete
-# and add (link down/up), ethtool -L down and up, and a write to the TX
-# queue's xps_cpus is kept the same way, until a policy write hands both
-# back; link up attaches an IRQ whose administrator's CPUs all went
-# offline while the link was down; threaded NAPI kthreads run where their
-# IRQ goes, through admin writes, policy writes and threaded off and on;
-# a devlink reload re-creates the netdev, whose placement starts afresh.
+# port (netif_set_affinity_auto(), netif_enable_cpu_rmap(), NAPIs added
+# with their queue as index at open): each IRQ has one affinity notifier,
+# net core's, which irq_spread installs none beside; the aRFS reverse map
+# follows an admin write and a CPU hotplug move; the administrator's mask of a NAPI index survives NAPI delete
+# and add (link down/up) and ethtool -L down and up, until a policy write
+# hands it back; link up attaches an IRQ whose administrator's CPUs all
+# went offline while the link was down; a devlink reload re-creates the
+# netdev, whose placement starts afresh.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
@@ -54,22 +51,6 @@ def rmap(dev):
     return [int(x) for x in read(p).split()]
 
 
-def napi_threads(dev):
-    """{pid: CPUs allowed} of @dev's NAPI kthreads (napi/<ifname>-<id>)."""
-    out = {}
-    for d in glob.glob("/proc/[0-9]*"):
-        try:
-            comm = read(d + "/comm")
-            if not comm.startswith("napi/%s-" % dev.ifname):
-                continue
-            for line in read(d + "/status").split("\n"):
-                if line.startswith("Cpus_allowed_list:"):
-                    out[int(d[6:])] = parse_cpulist(line.split(":")[1])
-        except OSError:
-            continue
-    return out
-
-
 def test(t):
     topo, tables = machine(t)
     node, queues = topo.nodes[-2], 4
@@ -78,8 +59,8 @@ def test(t):
     want = lambda step: table(STEPS[step]) if tables else None
 
     check_placement(t, dev, want("registered"), "registered")
-    t.eq(notifier_rows(dev), {irq: "irq_spread" for irq in dev.irqs},
-         "each IRQ has one affinity notifier, irq_spread's")
+    t.eq(notifier_rows(dev), {irq: "other" for irq in dev.irqs},
+         "each IRQ has one affinity notifier, net core's")
     r = rmap(dev)
     for q in range(queues):
         for c in dev.affinity(q):
@@ -118,13 +99,8 @@ def test(t):
              % fmt_cpulist(moved_to))
     hp.set(gone, True)
     check_placement(t, dev, want("admin"), "CPU %d online" % gone, admin={1})
-    t.eq(notifier_rows(dev), {irq: "irq_spread" for irq in dev.irqs},
-         "still one notifier per IRQ, irq_spread's")
-
-    # The administrator's XPS map of TX queue 2.
-    xcpus = frozenset([0, 1])
-    write_ok(dev.xps_file(2), fmt_hexmask(xcpus, len(topo.present)))
-    check_xps(t, dev, queues, "admin xps_cpus", admin={2: xcpus})
+    t.eq(notifier_rows(dev), {irq: "other" for irq in dev.irqs},
+         "still one notifier per IRQ, net core's")
 
     # What the index keeps: link down/up deletes and adds the NAPIs.
     dev.link(False)
@@ -133,8 +109,7 @@ def test(t):
     t.eq(dev.affinity(1), frozenset([cpu]), "link down: queue 1's IRQ keeps "
          "its affinity")
     dev.link(True)
-    check_placement(t, dev, want("admin"), "link down/up", admin={1},
-                    xps_admin={2: xcpus})
+    check_placement(t, dev, want("admin"), "link down/up", admin={1})
 
     # The administrator's CPU goes offline while the link is down: the
     # interrupt core moves queue 1's IRQ, and link up attaches it all the
@@ -145,8 +120,8 @@ def test(t):
         moved_to = dev.affinity(1)
         dev.link(True)
         what = "CPU %d, queue 1's, offline while the link was down" % cpu
-        t.eq(notifier_rows(dev), {irq: "irq_spread" for irq in dev.irqs},
-             "%s: link up attaches every IRQ, irq_spread's notifier" % what)
+        t.eq(notifier_rows(dev), {irq: "other" for irq in dev.irqs},
+             "%s: link up attaches every IRQ, net core's notifier" % what)
         row = dev.rows()[1]
         t.eq((row.irq, row.state, dev.affinity(1)),
              (dev.irqs[1], "admin", moved_to), "%s: queue 1 attached, "
@@ -159,30 +134,12 @@ def test(t):
     set_channels(dev, 2)
     check_placement(t, dev, want("ethtool -L 2"), "ethtool -L 2", admin={1},
                     active=2)
-    t.result(max(rmap(dev)) < 2, "ethtool -L 2: the rmap names RX queues "
-             "in use only", "rmap %s" % rmap(dev))
     set_channels(dev, queues)
-    check_placement(t, dev, want("admin"), "ethtool -L 4", admin={1},
-                    xps_admin={2: xcpus})
+    check_placement(t, dev, want("admin"), "ethtool -L 4", admin={1})
 
-    # Threaded NAPI: each kthread where its IRQ goes.
-    write_ok(dev.sysfs + "/threaded", "1")
-    masks = lambda: sorted(fmt_cpulist(dev.affinity(q)) for q in range(queues))
-    got = lambda: sorted(fmt_cpulist(m) for m in napi_threads(dev).values())
-    t.result(wait_for(lambda: got() == masks(), 5),
-             "threaded: each NAPI kthread runs on its IRQ's CPUs",
-             "kthreads %s, IRQs %s" % (got(), masks()))
-    write_ok(dev.sysfs + "/threaded", "0")
-    write_ok(dev.sysfs + "/threaded", "1")
-    t.eq(got(), masks(), "threaded off and on: the same")
-
-    # A policy write hands back the IRQ and the XPS map.
+    # A policy write hands the IRQ back.
     t.eq(write(dev.policy_file, "numa"), 0, "write the policy")
     check_placement(t, dev, want("registered"), "policy written")
-    check_xps(t, dev, queues, "policy written")
-    t.result(wait_for(lambda: got() == masks(), 5),
-             "policy written: the kthreads follow",
-             "kthreads %s, IRQs %s" % (got(), masks()))
 
     # A devlink reload re-creates the port: its netdev, and its placement.
     dev.set_affinity(1, [cpu])

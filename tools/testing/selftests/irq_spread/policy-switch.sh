@@ -3,9 +3,9 @@
 #
 # Live policy switch: writing a policy name (with or without a trailing
 # newline) to <netdev>/irq_spread/policy re-spreads that device at once by
-# the rules of the new policy, and its XPS maps follow; reading the policy
-# file and the debugfs table changes nothing; a new system default leaves
-# registered devices as they are.
+# the rules of the new policy; reading the policy file and the debugfs
+# table changes nothing; a new system default leaves registered devices as
+# they are.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'

@@ -6,28 +6,26 @@
 # process (a fork costs about 0.15 s under TCG) race each other: CPUs
 # going offline and online (two threads, CPUs 1-7 and 8-15), policy
 # writes through sysfs (the netdevs' irq_spread/policy and the device
-# layer's /sys/class/irq_spread/*/policy) and through netlink dev-set,
-# the administrator's writes to /proc/irq/N/smp_affinity_list, ethtool -L
-# (SIOCETHTOOL), links down and up, XDP on and off, netdevsim devices
-# created and deleted, and virtio-net NICs bound to virtio-pci and
-# unbound.  A monitor reads debugfs meanwhile.
+# layer's /sys/class/irq_spread/*/policy), the administrator's writes to
+# /proc/irq/N/smp_affinity_list, ethtool -L (SIOCETHTOOL), links down and
+# up (netdevsim deletes its NAPIs at stop and adds them at open), XDP on
+# and off (an XDP_PASS program in driver mode on netdevsim port A), and
+# netdevsim devices created and deleted.  A monitor reads debugfs
+# meanwhile.
 #
 # Devices: persistent ones, which the administrator writes to and which
-# live through the whole run (netdevsim ports A, 8 queues, and B, 4, a
-# netdevsim device with 2 event IRQs on the device layer, and the
-# virtio-net NIC with 17 queue pairs, which XDP gives 16 more pairs when
-# one is in use); churned ones, which nothing but the policy, channel
-# and link workers touch (netdevsim ports created and deleted, the other
-# three virtio-net NICs bound and unbound).
+# live through the whole run (netdevsim ports A, 8 queues, and B, 4,
+# whose queue IRQs net core places with irq_spread under it, and a
+# netdevsim device with 2 event IRQs on the device layer); churned ones,
+# which nothing but the policy, channel and link workers touch (netdevsim
+# ports created and deleted).
 #
 # Every operation is counted (KTAP diag and one line per kind): done,
 # refused with an error that is expected for a reason the test can tell
-# from what the other threads did at the same time (a device deleted or
-# unbound meanwhile: ENOENT, ENODEV; an administrator's mask whose CPUs
-# all went offline: EINVAL, or ENOSPC from x86's vector allocator; ethtool
-# -L on virtio_net while XDP is on: EINVAL; CPU hotplug while a NIC is
-# bound: EBUSY, pci_call_probe() disables CPU hotplug), or refused with
-# any other error, which fails.
+# from what the other threads did at the same time (a device deleted
+# meanwhile: ENOENT, ENODEV; an administrator's mask whose CPUs all went
+# offline: EINVAL, or ENOSPC from x86's vector allocator), or refused
+# with any other error, which fails.
 #
 # What must hold:
 # - no vector is ever admin that the administrator did not write: during
@@ -37,26 +35,28 @@
 #   administrator's that ended after the last policy write to its device
 #   began (a policy write hands every vector back);
 # - at the end, the workers stopped, every CPU online, XDP off and the
-#   links up: debugfs' admin states are those of netdev netlink's
-#   napi-get irq-admin; every attached IRQ has one notifier, irq_spread's;
-#   every device's placement is valid by the rules (irq_spread_lib's
-#   check_placement() and rule_problems(): one vector per slot, floor
-#   and ceiling per CPU, nearest hop first, a core each, eligible CPUs
-#   only; a device with admin vectors after a policy write hands them
-#   back); once the churned devices are gone, debugfs lists none of them;
+#   links up: every attached IRQ has one affinity notifier, net core's
+#   ("other" in debugfs) for a netdev's queue IRQ, irq_spread's for the
+#   event IRQs; every device's placement is valid by the rules
+#   (irq_spread_lib's check_placement(), no affinity hint on a netdev's
+#   queue IRQ, and rule_problems(): one vector per slot, floor and
+#   ceiling per CPU, nearest hop first, a core each, eligible CPUs only;
+#   a device with admin vectors after a policy write hands them back);
+#   once the churned devices are gone, debugfs lists none of them;
 # - no splat in the kernel log (the pipeline checks kmemleak's report),
-#   nor a warning of net core's or the library's that an IRQ, a vector,
-#   an XPS map or a NAPI kthread could not be placed or moved.
+#   nor a warning of net core's or the library's that an IRQ or a vector
+#   could not be placed or moved, or that net core could not set an IRQ's
+#   affinity notifier or update its aRFS map.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
+import ctypes
 import random
+import socket
 import threading
 import traceback
 
-import irq_spread_virtio as virtio
 from irq_spread_lib import *
-from irq_spread_virtio import *
 
 SECONDS = float(os.environ.get("IRQ_SPREAD_STRESS_SECONDS", "60"))
 # The longest pause of a worker between operations: enough for the
@@ -68,16 +68,19 @@ ADMIN_PAUSE = 0.1
 A_ID, B_ID, EV_ID = 7970, 7971, 7972
 CHURN_IDS = list(range(7980, 7990))
 CHURN_QUEUES = 4
-CHURN_ROLES = ("dut", "peer", "shared")
-KINDS = ("cpu hotplug", "policy (sysfs)", "policy (netlink)",
-         "admin write", "ethtool -L", "link down/up", "XDP on/off",
-         "netdevsim create/delete", "virtio-net bind/unbind",
+KINDS = ("cpu hotplug", "policy (sysfs)", "admin write", "ethtool -L",
+         "link down/up", "XDP on/off", "netdevsim create/delete",
          "debugfs read")
 GONE = (errno.ENOENT, errno.ENODEV)
-# The library's and net core's warnings of an IRQ, a vector, an XPS map
-# or a NAPI kthread that could not be placed or moved.
-NOT_PLACED = (r"irq_spread: |not placed|not moved|XPS map of TX queue|"
-              r"IRQ placement for|not set back")
+# The library's and net core's warnings of an IRQ or a vector that could
+# not be placed or moved (the library's all begin "irq_spread: "), and
+# net core's of a NAPI IRQ's notifier or aRFS map it could not set.
+NOT_PLACED = (r"irq_spread: |not placed|not moved|IRQ placement of|"
+              r"Unable to set IRQ notifier|RMAP update failed")
+# The kernel log's lines of a splat.
+SPLATS = ("BUG: ", "WARNING: ", "Oops", "Kernel panic",
+          "general protection fault", "UBSAN: ", "INFO: possible ",
+          "kernel BUG at", "Call Trace:", "inconsistent lock state")
 hp = Hotplug()
 clock = time.monotonic
 stop = threading.Event()
@@ -103,9 +106,7 @@ class Counts:
             fn()
         except OSError as e:
             err = e.errno or errno.EIO
-        except NlError as e:
-            err = e.error
-        except Exception as e:  # a step of a bind or create that failed
+        except Exception as e:  # a step of a create that failed
             err, msg = -1, "%s: %s" % (type(e).__name__, e)
         reason = why(err) if err > 0 else None
         with self.lock:
@@ -119,10 +120,6 @@ class Counts:
                 self.unexpected[kind].append(
                     "%s: %s" % (what, msg or os.strerror(err)))
         return err
-
-
-class NlError(Exception):
-    """YNL's, once ynl_netdev() loaded it."""
 
 
 COUNTS = Counts()
@@ -148,16 +145,14 @@ class Cpus:
 
 
 class Churned:
-    """A churned device while it exists: its netdev's name, ifindex and
+    """A churned netdevsim port while it exists: its netdev's name and
     policy file, and going, set before anything starts to remove it."""
 
-    def __init__(self, kind, dev, ifname, sysfs, channels):
-        self.kind = kind
+    def __init__(self, dev):
         self.dev = dev
-        self.ifname = ifname
-        self.ifindex = int(read(sysfs + "/ifindex"))
-        self.policy_file = sysfs + "/irq_spread/policy"
-        self.channels = channels
+        self.ifname = dev.ifname
+        self.policy_file = dev.policy_file
+        self.channels = dev.queues
         self.going = False
 
     def why_gone(self, err):
@@ -178,7 +173,6 @@ class Shared:
         #                               CPU sequence counts before)
         self.policy_start = {}        # device path: start of the last
         self.vec_irq = {}             # device path: {vector: IRQ}
-        self.probe = 0                # odd while a PCI probe may run
         self.samples = 0
         self.admin_seen = set()
         self.sightings = []
@@ -207,20 +201,19 @@ S = Shared()
 
 
 class Persistent:
-    """A persistent netdev: name, ifindex, policy file, debugfs path,
-    largest channel count, IRQs the administrator may write."""
+    """A persistent netdevsim port: name, ifindex, policy file, debugfs
+    path, largest channel count, its queues' IRQs, which the
+    administrator may write (vector K is queue K's)."""
 
-    def __init__(self, dev, max_channels, irqs, virtio_nic=False):
+    def __init__(self, dev):
         self.dev = dev
         self.ifname = dev.ifname
         self.ifindex = int(read(dev.sysfs + "/ifindex"))
         self.policy_file = dev.policy_file
         self.path = dev.path
-        self.channels = max_channels
-        self.vec_irq = dict(enumerate(irqs))
-        self.irqs = [i for i in irqs if i]
-        self.virtio = virtio_nic
-        self.xdp_seq = 0
+        self.channels = dev.queues
+        self.vec_irq = dict(enumerate(dev.irqs))
+        self.irqs = list(dev.irqs)
 
 
 def worker(name, body):
@@ -244,6 +237,132 @@ def pause(top=PAUSE):
 
 
 # ---------------------------------------------------------------------------
+# The kernel log, read from /dev/kmsg
+
+
+class Kmsg:
+    """The kernel's log records from the moment made on."""
+
+    def __init__(self):
+        self.fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
+        os.lseek(self.fd, 0, os.SEEK_END)
+
+    def lines(self):
+        """The messages logged since the last call (or since made)."""
+        out = []
+        while True:
+            try:
+                rec = os.read(self.fd, 8192)
+            except BlockingIOError:
+                return out
+            except OSError as e:
+                if e.errno == errno.EPIPE:  # overwritten: go on
+                    continue
+                raise
+            head, _, msg = rec.decode(errors="replace").partition(";")
+            out.append(msg.split("\n")[0])
+
+    def close(self):
+        os.close(self.fd)
+
+
+# ---------------------------------------------------------------------------
+# XDP: a program returning XDP_PASS, loaded with bpf() and attached in
+# driver mode with rtnetlink (no clang, libbpf or bpftool needed), which
+# netdevsim takes (ndo_bpf, with CONFIG_BPF_SYSCALL)
+
+SYS_BPF = 321  # x86_64
+BPF_PROG_LOAD = 5
+BPF_PROG_TYPE_XDP = 6
+XDP_PASS = 2
+RTM_NEWLINK, RTM_GETLINK, RTM_SETLINK = 16, 18, 19
+NLM_F_REQUEST, NLM_F_ACK = 1, 4
+NLMSG_ERROR = 2
+IFLA_XDP = 43
+IFLA_XDP_FD, IFLA_XDP_ATTACHED, IFLA_XDP_FLAGS = 1, 2, 3
+NLA_F_NESTED = 1 << 15
+XDP_FLAGS_DRV_MODE = 1 << 2
+
+
+def xdp_pass_prog():
+    """A loaded XDP program "r0 = XDP_PASS; exit": its fd."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    insns = struct.pack("<BBhi", 0xb7, 0, 0, XDP_PASS) + \
+        struct.pack("<BBhi", 0x95, 0, 0, 0)
+    insns_buf = ctypes.create_string_buffer(insns, len(insns))
+    lic = ctypes.create_string_buffer(b"GPL")
+    log = ctypes.create_string_buffer(4096)
+    attr = struct.pack("<IIQQIIQII16sII", BPF_PROG_TYPE_XDP, 2,
+                       ctypes.addressof(insns_buf), ctypes.addressof(lic),
+                       1, len(log), ctypes.addressof(log), 0, 0,
+                       b"irq_spread_pass", 0, 0)
+    buf = ctypes.create_string_buffer(attr, 128)
+    fd = libc.syscall(SYS_BPF, BPF_PROG_LOAD, buf, 128)
+    if fd < 0:
+        err = ctypes.get_errno()
+        raise OSError(err, "BPF_PROG_LOAD: %s: %s"
+                      % (os.strerror(err), log.value.decode(errors="replace")))
+    return fd
+
+
+def nla(kind, payload):
+    n = 4 + len(payload)
+    return struct.pack("=HH", n, kind) + payload + bytes(-n % 4)
+
+
+def rtnl(msg_type, ifindex, attrs=b"", flags=NLM_F_REQUEST | NLM_F_ACK):
+    """One rtnetlink request about link @ifindex; return the replies'
+    attributes {type: payload} (of an RTM_NEWLINK), raising its error."""
+    body = struct.pack("=BxHiII", socket.AF_UNSPEC, 0, ifindex, 0, 0) + attrs
+    msg = struct.pack("=IHHII", 16 + len(body), msg_type, flags, 1, 0) + body
+    with socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
+                       socket.NETLINK_ROUTE) as s:
+        s.bind((0, 0))
+        s.send(msg)
+        out = {}
+        while True:
+            data = s.recv(65536)
+            off = 0
+            while off < len(data):
+                n, kind = struct.unpack_from("=IH", data, off)
+                if kind == NLMSG_ERROR:
+                    err = -struct.unpack_from("=i", data, off + 16)[0]
+                    if err:
+                        raise OSError(err, "rtnetlink %d on ifindex %d: %s"
+                                      % (msg_type, ifindex, os.strerror(err)))
+                    return out
+                if kind == RTM_NEWLINK:
+                    a = off + 16 + 16
+                    while a < off + n:
+                        alen, akind = struct.unpack_from("=HH", data, a)
+                        out[akind & ~NLA_F_NESTED] = data[a + 4:a + alen]
+                        a += (alen + 3) & ~3
+                    if not flags & NLM_F_ACK:
+                        return out
+                off += (n + 3) & ~3
+
+
+def xdp_set(ifindex, fd):
+    """Attach program @fd to link @ifindex in driver mode (-1: detach)."""
+    attrs = nla(IFLA_XDP_FD, struct.pack("=i", fd)) + \
+        nla(IFLA_XDP_FLAGS, struct.pack("=I", XDP_FLAGS_DRV_MODE))
+    rtnl(RTM_SETLINK, ifindex, nla(IFLA_XDP | NLA_F_NESTED, attrs))
+
+
+def xdp_attached(ifindex):
+    """IFLA_XDP_ATTACHED of link @ifindex: 0 none, 1 in driver mode."""
+    xdp = rtnl(RTM_GETLINK, ifindex, flags=NLM_F_REQUEST).get(IFLA_XDP, b"")
+    a = 0
+    while a < len(xdp):
+        alen, akind = struct.unpack_from("=HH", xdp, a)
+        if akind == IFLA_XDP_ATTACHED:
+            return xdp[a + 4]
+        a += (alen + 3) & ~3
+    return 0
+
+
+# ---------------------------------------------------------------------------
 # The workers
 
 
@@ -252,16 +371,9 @@ def hotplug_worker(cpus, state):
         c = random.choice(cpus)
         for on in (False, True):
             state.seq[c] += 1
-            probe = S.probe
-
-            def why(err):
-                # pci_call_probe() disables CPU hotplug while it runs.
-                if err == errno.EBUSY and (probe % 2 or S.probe != probe):
-                    return "a PCI probe meanwhile"
-                return None
             err = COUNTS.attempt("cpu hotplug", "CPU %d %s" % (
                 c, "online" if on else "offline"),
-                lambda: hp.set(c, on), why)
+                lambda: hp.set(c, on))
             if not err:
                 state.up[c] = on
             state.seq[c] += 1
@@ -289,22 +401,6 @@ def policy_sysfs_worker(persistent, ev):
             if not COUNTS.attempt("policy (sysfs)", f,
                                   lambda: write_ok(f, p)):
                 S.policy_written(path, start)
-        pause()
-    return body
-
-
-def policy_netlink_worker(persistent, family):
-    def body():
-        p = random.choice(POLICIES)
-        c = S.pick_churned() if random.random() < 0.3 else None
-        d = c or random.choice(persistent)
-        req = {"ifindex": d.ifindex, "irq-policy": p}
-        start = clock()
-        err = COUNTS.attempt("policy (netlink)", "dev-set %s" % req,
-                             lambda: family.do("dev-set", req),
-                             c.why_gone if c else lambda err: None)
-        if not err and not c:
-            S.policy_written(d.path, start)
         pause()
     return body
 
@@ -340,15 +436,7 @@ def channels_worker(persistent):
         c = S.pick_churned() if random.random() < 0.3 else None
         d = c or random.choice(persistent)
         n = random.randint(1, d.channels)
-        xdp = d.xdp_seq if not c else 0
-
-        def why(err):
-            if c:
-                return c.why_gone(err)
-            if (err == errno.EINVAL and d.virtio and
-                    (xdp % 2 or d.xdp_seq != xdp)):
-                return "XDP on virtio_net"
-            return None
+        why = c.why_gone if c else lambda err: None
         COUNTS.attempt("ethtool -L", "%s combined %d" % (d.ifname, n),
                        lambda: ethtool_channels(d.ifname, n), why)
         pause()
@@ -372,14 +460,12 @@ def link_worker(persistent):
 def xdp_worker(targets, prog):
     def body():
         d = random.choice(targets)
-        d.xdp_seq += 1
         for fd in (prog, -1):
             COUNTS.attempt("XDP on/off", "%s %s" % (
                 d.ifname, "off" if fd < 0 else "on"),
-                lambda: virtio.xdp_set(d.ifindex, fd))
+                lambda: xdp_set(d.ifindex, fd))
             if fd >= 0:
                 stop.wait(random.uniform(0, 0.3))
-        d.xdp_seq += 1
         pause(0.3)
     return body
 
@@ -404,7 +490,7 @@ def nsim_churn_worker(topo):
             return
         dev = made[0]
         S.made["netdevsim"] += 1
-        c = Churned("netdevsim", dev, dev.ifname, dev.sysfs, CHURN_QUEUES)
+        c = Churned(dev)
         S.add(c)
         alive.append(c)
 
@@ -420,43 +506,6 @@ def nsim_churn_worker(topo):
             create()
         else:
             delete()
-        pause(0.3)
-    return body
-
-
-def virtio_churn_worker(roles, topo):
-    bound = {}
-
-    def body():
-        role = random.choice(roles)
-        c = bound.pop(role, None)
-        if c:
-            S.remove(c)
-            COUNTS.attempt("virtio-net bind/unbind", "unbind %s" % role,
-                           c.dev.unbind)
-        else:
-            node = random.choice(topo.nodes)
-            made = []
-
-            def bind():
-                S.probe += 1
-                try:
-                    made.append(VirtioNic(role, node))
-                finally:
-                    S.probe += 1
-                set_link(made[0].ifname, True)
-            if COUNTS.attempt("virtio-net bind/unbind", "bind %s on node %d"
-                              % (role, node), bind):
-                # Unbound again, if bound, for the next try.
-                for n in list(VirtioNic.bound):
-                    if n.role == role:
-                        n.unbind()
-                return
-            n = made[0]
-            S.made["virtio-net"] += 1
-            c = Churned("virtio", n, n.ifname, n.sysfs, n.queues)
-            S.add(c)
-            bound[role] = c
         pause(0.3)
     return body
 
@@ -516,55 +565,6 @@ def rules(t, topo, node, policy, masks, what):
                  "\n".join(problems))
 
 
-def check_nic(t, topo, nic, what, moved=()):
-    """A virtio-net NIC as the stress left it: debugfs rows against
-    /proc/irq (RX K spread vector K, TX K post vector N + K, following
-    pair K modulo those in use unless either is the administrator's;
-    not the CPUs of the vectors in @moved, see admin_moved()), hints,
-    XPS; the rules on the RX vectors in use if none of the NIC's vectors
-    is admin.  Return the admin vectors."""
-    n, active = nic.queues, active_queues(nic.sysfs)
-    rows = nic.rows()
-    admin = {v for v, r in rows.items() if r.state == "admin"}
-    bad = []
-    if sorted(rows) != list(range(2 * n)):
-        bad.append("vectors %s, want 0-%d" % (sorted(rows), 2 * n - 1))
-    for v, r in sorted(rows.items()):
-        k = v % n
-        irq = (nic.rx if v < n else nic.tx)[k]
-        in_use = v >= n or k < active
-        state = r.state if r.state == "admin" else \
-            "active" if in_use else "inactive"
-        if (r.irq, r.kind, r.state) != (irq, "spread" if v < n else "post",
-                                        state):
-            bad.append("vector %d: irq %s %s %s, want irq %s %s"
-                       % (v, r.irq, r.kind, r.state, irq, state))
-        if irq and in_use and v not in moved and r.cpus != irq_affinity(irq):
-            bad.append("vector %d: CPUs %s, IRQ %d has %s"
-                       % (v, r.cpus and fmt_cpulist(r.cpus), irq,
-                          fmt_cpulist(irq_affinity(irq))))
-        if irq and in_use and v not in admin and hint(irq) != r.cpus:
-            bad.append("vector %d: IRQ %d hint %s, CPUs %s"
-                       % (v, irq, fmt_cpulist(hint(irq)),
-                          r.cpus and fmt_cpulist(r.cpus)))
-        if irq and not in_use and hint(irq):
-            bad.append("vector %d not in use: IRQ %d hint %s"
-                       % (v, irq, fmt_cpulist(hint(irq))))
-        if v >= n and v not in admin and k % active not in admin and \
-                r.cpus != rows[k % active].cpus:
-            bad.append("TX vector %d: CPUs %s, pair %d's %s"
-                       % (v, r.cpus and fmt_cpulist(r.cpus), k % active,
-                          fmt_cpulist(rows[k % active].cpus)))
-    t.result(not bad, "%s: debugfs rows, /proc/irq and hints agree" % what,
-             "\n".join(bad))
-    if nic.mode == "msix" and not moved:
-        check_xps(t, nic, active, what)
-    if not admin:
-        rules(t, topo, nic.node, active_policy(nic.policy_file),
-              [rows[k].cpus for k in range(active)], what)
-    return admin
-
-
 def check_events(t, topo, ev, what, moved=()):
     """The event device's two IRQs: debugfs against /proc/irq (but for
     @moved), hints; the rules if neither is admin.  Return the admin
@@ -609,8 +609,6 @@ def check_nsim(t, topo, dev, what, moved=()):
 def check_device(t, topo, d, what, moved=()):
     if isinstance(d, NsimEvents):
         return check_events(t, topo, d, what, moved)
-    if isinstance(d, VirtioNic):
-        return check_nic(t, topo, d, what, moved)
     return check_nsim(t, topo, d, what, moved)
 
 
@@ -618,9 +616,10 @@ def admin_moved(t, rows, cpus):
     """Each admin vector's debugfs CPUs are its IRQ's, unless they are a
     mask the administrator wrote every CPU of which went offline since:
     the interrupt core then broke the IRQ's affinity, to every online
-    CPU, and told nobody (Documentation/admin-guide/irq_spread.rst: "if
-    their CPUs all go offline, the interrupt core moves them, as for any
-    interrupt").  Return {device path: {vector}} of those."""
+    CPU, which the library does not take for the administrator's: the
+    vector keeps the mask written (Documentation/admin-guide/irq_spread.rst:
+    "if their CPUs all go offline, the interrupt core moves them, as for
+    any interrupt").  Return {device path: {vector}} of those."""
     moved = collections.defaultdict(set)
     bad = []
     n = 0
@@ -671,44 +670,37 @@ def admin_problems(rows):
     return bad
 
 
-def check_napi_admin(t, family, persistent, rows):
-    """napi-get irq-admin of each NAPI of the persistent netdevs is the
-    debugfs state of its IRQ's vector."""
-    by_irq = {r.irq: r.state == "admin" for r in rows if r.irq}
-    bad = []
-    for p in persistent:
-        for napi in family.dump("napi-get", {"ifindex": p.ifindex}):
-            irq = napi.get("irq")
-            if irq is None:
-                continue
-            got = bool(napi.get("irq-admin", False))
-            if by_irq.get(irq) != got:
-                bad.append("%s NAPI %d IRQ %d: irq-admin %s, debugfs %s"
-                           % (p.ifname, napi["id"], irq, got,
-                              by_irq.get(irq)))
-    t.result(not bad, "napi-get irq-admin of every NAPI is its vector's "
-             "debugfs state", "\n".join(bad))
+def notifier_owner(path):
+    """Whose affinity notifier debugfs must show on an attached IRQ of the
+    device at @path: net core's ("other") on a netdev's, whose NAPIs' IRQs
+    net core places with irq_spread under it; irq_spread's own on any other
+    device's (the device layer's, as the event IRQs')."""
+    return "other" if os.path.exists("/sys%s/ifindex" % path) else \
+        "irq_spread"
 
 
 def check_notifiers(t, rows):
-    """Every attached vector's IRQ once in debugfs notifiers, with
-    irq_spread's notifier."""
+    """Every attached vector's IRQ once in debugfs notifiers, with the
+    notifier notifier_owner() says."""
     lines = read(DEBUGFS + "/notifiers").split("\n")[1:]
     seen = collections.Counter()
+    owners = collections.Counter()
     bad = []
     for line in lines:
         irq, path, vector, owner = line.split(" ")
         seen[int(irq)] += 1
-        if owner != "irq_spread":
-            bad.append("IRQ %s (%s vector %s): notifier %s"
-                       % (irq, path, vector, owner))
+        owners[owner] += 1
+        if owner != notifier_owner(path):
+            bad.append("IRQ %s (%s vector %s): notifier %s, want %s"
+                       % (irq, path, vector, owner, notifier_owner(path)))
     bad += ["IRQ %d listed %d times" % (i, n) for i, n in seen.items()
             if n > 1]
     bad += ["IRQ %d of %s vector %d: not in notifiers" % (r.irq, r.device,
                                                           r.vector)
             for r in rows if r.irq and r.irq not in seen]
-    t.result(not bad, "every attached IRQ has one notifier, irq_spread's "
-             "(%d IRQs)" % len(seen), "\n".join(bad))
+    t.result(not bad, "every attached IRQ has one notifier: net core's on "
+             "a netdev's queue IRQs (%d), irq_spread's on the others (%d)"
+             % (owners["other"], owners["irq_spread"]), "\n".join(bad))
 
 
 def report(t, kinds_skipped, elapsed):
@@ -741,12 +733,9 @@ def report(t, kinds_skipped, elapsed):
 
 
 def test(t):
-    global NlError
     topo, _ = machine(t)
     log = Kmsg()
     nodes = topo.nodes
-    family, NlError = ynl_netdev()
-    final_family, _ = ynl_netdev()
     set_default_policy("numa")
     before = {r.device for r in devices_table()}
     skipped = {}
@@ -754,18 +743,7 @@ def test(t):
     a = Nsim(A_ID, 8, nodes[0])
     b = Nsim(B_ID, 4, nodes[1 % len(nodes)])
     ev = NsimEvents(EV_ID, 2, nodes[-1])
-    persistent = [Persistent(a, 8, a.irqs), Persistent(b, 4, b.irqs)]
-    x = None
-    try:
-        x = nic("xdp", nodes[2 % len(nodes)])
-        persistent.append(Persistent(x, x.queues, x.rx + x.tx, True))
-    except Skip as e:
-        t.diag("no virtio-net NIC for XDP, ethtool -L, links and admin "
-               "writes: %s" % e)
-    roles = [r for r in CHURN_ROLES
-             if virtio.virtio_net_function(NICS[r][0])]
-    if not roles:
-        skipped["virtio-net bind/unbind"] = "no virtio-net NIC to bind"
+    persistent = [Persistent(a), Persistent(b)]
     targets = [(p.path, irq) for p in persistent for irq in p.irqs]
     targets += [(ev.path, irq) for irq in ev.irqs()]
     S.admin_paths = {p.path for p in persistent} | {ev.path}
@@ -777,10 +755,8 @@ def test(t):
         raise Skip("fewer than two hot-pluggable CPUs but CPU 0")
     state = Cpus(cpus)
     half = len(cpus) // 2
-    prog = virtio.xdp_pass_prog()
-    xdp_targets = [persistent[0]] + ([persistent[2]] if x else [])
-    nsim_churn = nsim_churn_worker(topo)
-    virtio_churn = virtio_churn_worker(roles, topo) if roles else None
+    prog = xdp_pass_prog()
+    xdp_targets = [persistent[0]]
     t.diag("persistent: %s; event IRQs %s; CPUs %s hot-plugged"
            % ("; ".join("%s (%s) %d IRQs" % (p.ifname, p.path, len(p.irqs))
                         for p in persistent),
@@ -790,18 +766,14 @@ def test(t):
         worker("cpu hotplug:low", hotplug_worker(cpus[:half], state)),
         worker("cpu hotplug:high", hotplug_worker(cpus[half:], state)),
         worker("policy (sysfs)", policy_sysfs_worker(persistent, ev)),
-        worker("policy (netlink)", policy_netlink_worker(persistent,
-                                                         family)),
         worker("admin write", admin_worker(targets, state,
                                            sorted(topo.online()))),
         worker("ethtool -L", channels_worker(persistent)),
         worker("link down/up", link_worker(persistent)),
         worker("XDP on/off", xdp_worker(xdp_targets, prog)),
-        worker("netdevsim create/delete", nsim_churn),
+        worker("netdevsim create/delete", nsim_churn_worker(topo)),
         worker("debugfs read", monitor_worker()),
     ]
-    if virtio_churn:
-        threads.append(worker("virtio-net bind/unbind", virtio_churn))
     T0[0] = clock()
     try:
         for th in threads:
@@ -822,8 +794,8 @@ def test(t):
     # driver's work items of the last writes run.
     hp.restore()
     for p in xdp_targets:
-        if virtio.xdp_attached(p.ifindex):
-            virtio.xdp_set(p.ifindex, -1)
+        if xdp_attached(p.ifindex):
+            xdp_set(p.ifindex, -1)
     os.close(prog)
     for d in persistent + list(S.churned):
         set_link(d.ifname, True)
@@ -849,13 +821,12 @@ def test(t):
     t.eq(admin, [], "at the end: %d vectors admin, each written by the "
          "admin after the last policy write to its device began"
          % len([r for r in rows if r.state == "admin"]))
-    check_napi_admin(t, final_family, persistent, rows)
     check_notifiers(t, rows)
 
     devices = [(p.dev, "%s (persistent)" % p.ifname) for p in persistent]
     devices.append((ev, "event IRQs of netdevsim%d (persistent)" % ev.id))
     for c in list(S.churned):
-        devices.append((c.dev, "%s (churned %s)" % (c.ifname, c.kind)))
+        devices.append((c.dev, "%s (churned)" % c.ifname))
     moved = admin_moved(t, rows, state)
     handed = []
     for d, what in devices:
@@ -874,22 +845,18 @@ def test(t):
     # before the test and the persistent ones.
     for c in list(S.churned):
         S.remove(c)
-        if c.kind == "virtio":
-            c.dev.unbind()
-        else:
-            c.dev.remove()
+        c.dev.remove()
     left = {r.device for r in devices_table()} - before - S.admin_paths
     t.eq(sorted(left), [], "the churned devices removed (%d netdevsim "
-         "ports made, virtio-net NICs bound %d times): debugfs lists none "
-         "of them" % (S.made["netdevsim"], S.made["virtio-net"]))
+         "ports made): debugfs lists none of them" % S.made["netdevsim"])
     check_notifiers(t, devices_table())
     lines = log.lines()
     log.close()
-    t.eq([m for m in lines if any(s in m for s in virtio.SPLATS)], [],
+    t.eq([m for m in lines if any(s in m for s in SPLATS)], [],
          "no splat in the kernel log")
     t.eq([m for m in lines if re.search(NOT_PLACED, m)], [],
          "no placement failure in the kernel log (%s)" % NOT_PLACED)
 
 
-run_virtio("irq_spread stress", test, hp.restore)
+run("irq_spread stress", test, hp.restore)
 PY

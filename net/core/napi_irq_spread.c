@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NAPI IRQ affinity from irq_spread.
+ *
+ * A driver that lets net core keep the affinity of its NAPIs' IRQs
+ * (netif_set_affinity_auto()) gets each NAPI index's mask,
+ * &napi_config.affinity_mask, from irq_spread once the netdev is
+ * registered: NAPI index k is spread vector k of the netdev's
+ * registration, placed under the netdev's policy near the node of its
+ * parent device, with the vectors of every other device counted.  The rest
+ * is net core's, as without irq_spread: napi_enable() applies the index's
+ * mask to its IRQ, and net core's affinity notifier keeps what user space
+ * writes to /proc/irq/N/smp_affinity in the index's config and the aRFS
+ * map in step.
+ *
+ * What irq_spread adds: it places the indexes in use again when the driver
+ * changes its number of queues, when a CPU goes offline or comes online,
+ * and when the administrator writes the netdev's policy or CPUs
+ * (/sys/class/net/<dev>/irq_spread/); it writes each new mask to the
+ * index's config and, for an index whose NAPI has an IRQ, to the IRQ.  An
+ * index whose IRQ user space set keeps that mask until a policy is
+ * written: net core's notifier passes every notification on to
+ * irq_spread, which tells its own masks from the others.
+ *
+ * Locking: the hooks run with the netdev's instance lock held (NAPI IRQ
+ * changes) or the RTNL lock (registration, queue counts), as their callers
+ * do; irq_spread takes its own locks inside them and calls
+ * napi_irq_spread_apply() and napi_irq_spread_changed() with no lock of
+ * net core's held.
+ */
+
+#include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/interrupt.h>
+#include <linux/irq_spread.h>
+#include <linux/minmax.h>
+#include <linux/netdevice.h>
+#include <linux/sysfs.h>
+#include <net/netdev_lock.h>
+
+#include "napi_irq_spread.h"
+
+/*
+ * The library moves index @k: the config first, which napi_enable() may
+ * apply meanwhile.  A mask the interrupt core refuses stays in the config:
+ * napi_enable() then applies it in vain, as the library did.
+ */
+static int napi_irq_spread_apply(void *priv, unsigned int k, unsigned int irq,
+				 const struct cpumask *mask)
+{
+	struct net_device *dev = priv;
+
+	cpumask_copy(&dev->napi_config[k].affinity_mask, mask);
+	return irq_set_affinity(irq, mask);
+}
+
+/* Index @k has a new mask: its next IRQ gets it at napi_enable(). */
+static void napi_irq_spread_changed(void *priv, unsigned int k,
+				    const struct cpumask *mask)
+{
+	struct net_device *dev = priv;
+
+	cpumask_copy(&dev->napi_config[k].affinity_mask, mask);
+}
+
+static const struct irq_spread_dev_ops napi_irq_spread_ops = {
+	.changed	= napi_irq_spread_changed,
+	.apply		= napi_irq_spread_apply,
+};
+
+/* The number of NAPI indexes in use: one per queue (pair). */
+static unsigned int netdev_irq_spread_active(const struct net_device *dev)
+{
+	return max(dev->real_num_rx_queues, dev->real_num_tx_queues);
+}
+
+/* The configs of the indexes in use take their placement. */
+static void netdev_irq_spread_configs(struct net_device *dev)
+{
+	unsigned int k;
+
+	for (k = 0; k < netdev_irq_spread_active(dev); k++)
+		irq_spread_dev_vector_mask(dev->napi_irq_spread, k,
+					   &dev->napi_config[k].affinity_mask);
+}
+
+/* Whether net core places @napi's IRQ: it has one, and the notifier. */
+static bool napi_irq_spread_placed(const struct napi_struct *napi)
+{
+	return napi->dev->napi_irq_spread && napi->config && napi->irq > 0 &&
+	       test_bit(NAPI_STATE_HAS_NOTIFIER, &napi->state);
+}
+
+/**
+ * napi_irq_spread_attach - a NAPI's IRQ got net core's affinity notifier
+ * @napi: the NAPI
+ *
+ * Places the IRQ at its index's mask and counts it in the load.
+ *
+ * Context: the netdev's instance lock held, or the netdev not registered.
+ */
+void napi_irq_spread_attach(struct napi_struct *napi)
+{
+	int err;
+
+	if (!napi_irq_spread_placed(napi))
+		return;
+	err = irq_spread_dev_attach(napi->dev->napi_irq_spread, napi->index,
+				    napi->irq);
+	if (err)
+		netdev_warn(napi->dev, "IRQ %d of NAPI index %d not placed: %d\n",
+			    napi->irq, napi->index, err);
+}
+
+/**
+ * napi_irq_spread_detach - a NAPI's IRQ is about to lose net core's notifier
+ * @napi: the NAPI
+ *
+ * Context: the netdev's instance lock held, or the netdev not registered.
+ */
+void napi_irq_spread_detach(struct napi_struct *napi)
+{
+	if (napi_irq_spread_placed(napi))
+		irq_spread_dev_detach(napi->dev->napi_irq_spread, napi->index);
+}
+
+/**
+ * napi_irq_spread_notify - net core's affinity notifier was called
+ * @napi: the NAPI
+ * @mask: the IRQ's new affinity
+ *
+ * Context: process context, from the notifier's work.
+ */
+void napi_irq_spread_notify(struct napi_struct *napi, const cpumask_t *mask)
+{
+	struct irq_spread_dev *sd = READ_ONCE(napi->dev->napi_irq_spread);
+
+	if (sd && napi->config)
+		irq_spread_dev_notify(sd, napi->index, mask);
+}
+
+/**
+ * netdev_irq_spread_register - a netdev was registered
+ * @dev: the netdev, its device added
+ *
+ * For a netdev with netif_set_affinity_auto(): registers it with irq_spread
+ * and gives the configs of the indexes in use their placement, and the IRQs
+ * of the NAPIs that have one already.  On failure the netdev keeps
+ * netif_set_affinity_auto()'s spread, and says so.
+ *
+ * Context: the RTNL lock held.
+ */
+void netdev_irq_spread_register(struct net_device *dev)
+{
+	struct irq_spread_dev_info info = {
+		.dev		= &dev->dev,
+		.node		= dev_to_node(&dev->dev),
+		.nr_vectors	= dev->num_napi_configs,
+		.policy		= IRQ_SPREAD_NUMA,
+		.ops		= &napi_irq_spread_ops,
+		.priv		= dev,
+		.flags		= IRQ_SPREAD_DEV_NO_CLASS,
+	};
+	struct irq_spread_dev *sd;
+	struct napi_struct *napi;
+	int err;
+
+	if (!dev->irq_affinity_auto)
+		return;
+	sd = irq_spread_dev_register(&info);
+	if (IS_ERR(sd)) {
+		netdev_warn(dev, "IRQs of the NAPIs not placed by irq_spread: %pe\n",
+			    sd);
+		return;
+	}
+	err = irq_spread_dev_set_vectors(sd, netdev_irq_spread_active(dev));
+	if (err)
+		netdev_warn(dev, "IRQ placement of %u queues: %d\n",
+			    netdev_irq_spread_active(dev), err);
+
+	netdev_lock(dev);
+	WRITE_ONCE(dev->napi_irq_spread, sd);
+	netdev_irq_spread_configs(dev);
+	list_for_each_entry(napi, &dev->napi_list, dev_list)
+		napi_irq_spread_attach(napi);
+	netdev_unlock(dev);
+}
+
+/**
+ * netdev_irq_spread_queues - a registered netdev changed its queue counts
+ * @dev: the netdev
+ *
+ * Places the indexes now in use afresh.
+ *
+ * Context: the netdev's instance lock or the RTNL lock held, as
+ * netif_set_real_num_rx_queues() and netif_set_real_num_tx_queues() have.
+ */
+void netdev_irq_spread_queues(struct net_device *dev)
+{
+	int err;
+
+	if (!dev->napi_irq_spread)
+		return;
+	err = irq_spread_dev_set_vectors(dev->napi_irq_spread,
+					 netdev_irq_spread_active(dev));
+	if (err)
+		netdev_warn(dev, "IRQ placement of %u queues: %d\n",
+			    netdev_irq_spread_active(dev), err);
+	netdev_irq_spread_configs(dev);
+}
+
+/**
+ * netdev_irq_spread_unregister - a netdev's NAPIs are all gone
+ * @dev: the netdev, being freed
+ *
+ * Context: process context, may sleep.
+ */
+void netdev_irq_spread_unregister(struct net_device *dev)
+{
+	irq_spread_dev_unregister(dev->napi_irq_spread);
+	dev->napi_irq_spread = NULL;
+}
+
+/*
+ * /sys/class/net/<dev>/irq_spread/: the policy and the CPUs of a netdev
+ * whose NAPIs' IRQs irq_spread places.  The files go with the netdev's
+ * kobject, before netdev_irq_spread_unregister().
+ */
+static struct irq_spread_dev *netdev_irq_spread_of(struct device *d)
+{
+	return READ_ONCE(to_net_dev(d)->napi_irq_spread);
+}
+
+static ssize_t policy_show(struct device *d, struct device_attribute *attr,
+			   char *buf)
+{
+	struct irq_spread_dev *sd = netdev_irq_spread_of(d);
+
+	if (!sd)
+		return -ENODEV;
+	return irq_spread_policy_list(buf, PAGE_SIZE, irq_spread_dev_policy(sd));
+}
+
+static ssize_t policy_store(struct device *d, struct device_attribute *attr,
+			    const char *buf, size_t count)
+{
+	struct irq_spread_dev *sd = netdev_irq_spread_of(d);
+	int policy = irq_spread_policy_parse(buf);
+	int err;
+
+	if (!sd)
+		return -ENODEV;
+	if (policy < 0)
+		return policy;
+	err = irq_spread_dev_set_policy(sd, policy);
+	return err ?: count;
+}
+
+static DEVICE_ATTR_RW(policy);
+
+static ssize_t cpus_show(struct device *d, struct device_attribute *attr,
+			 char *buf)
+{
+	struct irq_spread_dev *sd = netdev_irq_spread_of(d);
+	cpumask_var_t cpus;
+	ssize_t len;
+
+	if (!sd)
+		return -ENODEV;
+	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
+		return -ENOMEM;
+	irq_spread_dev_cpus(sd, cpus);
+	len = sysfs_emit(buf, "%*pbl\n", cpumask_pr_args(cpus));
+	free_cpumask_var(cpus);
+	return len;
+}
+
+static ssize_t cpus_store(struct device *d, struct device_attribute *attr,
+			  const char *buf, size_t count)
+{
+	struct irq_spread_dev *sd = netdev_irq_spread_of(d);
+	cpumask_var_t cpus;
+	int err;
+
+	if (!sd)
+		return -ENODEV;
+	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
+		return -ENOMEM;
+	err = cpulist_parse(buf, cpus);
+	if (err || cpumask_empty(cpus))
+		err = -EINVAL;
+	else
+		err = irq_spread_dev_set_cpus(sd, cpus);
+	free_cpumask_var(cpus);
+	return err ?: count;
+}
+
+static DEVICE_ATTR_RW(cpus);
+
+static struct attribute *netdev_irq_spread_attrs[] = {
+	&dev_attr_policy.attr,
+	&dev_attr_cpus.attr,
+	NULL,
+};
+
+/* Only netdevs whose NAPIs' IRQs net core keeps have the directory. */
+static bool netdev_irq_spread_group_visible(struct kobject *kobj)
+{
+	return to_net_dev(kobj_to_dev(kobj))->irq_affinity_auto;
+}
+
+DEFINE_SIMPLE_SYSFS_GROUP_VISIBLE(netdev_irq_spread);
+
+const struct attribute_group netdev_irq_spread_group = {
+	.name		= "irq_spread",
+	.attrs		= netdev_irq_spread_attrs,
+	.is_visible	= SYSFS_GROUP_VISIBLE(netdev_irq_spread),
+};

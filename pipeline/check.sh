@@ -622,15 +622,21 @@ guest_job_ok()
 }
 
 # The helper programs the selftests run that their folders build (the
-# kselftest Makefiles would): xdp_helper of net/lib, for drivers/net's
-# queues.py.  Built on the host into the tree the guests run from.
+# kselftest Makefiles would), from net/lib: xdp_helper, for drivers/net's
+# queues.py, and the XDP program xdp_dummy.bpf.o, for drivers/net/hw's
+# irq.py (with libbpf's headers, as its Makefile builds it).  Built on the
+# host into the tree the guests run from.
 selftest_helpers()
 {
 	local d=$SRC/tools/testing/selftests/net/lib
 
-	[ "$d/xdp_helper" -nt "$d/xdp_helper.c" ] && return 0
-	gcc -O2 -Wall -I "$SRC/tools/include/uapi" -o "$d/xdp_helper" \
-		"$d/xdp_helper.c"
+	if [ ! "$d/xdp_helper" -nt "$d/xdp_helper.c" ]; then
+		gcc -O2 -Wall -I "$SRC/tools/include/uapi" -o "$d/xdp_helper" \
+			"$d/xdp_helper.c" || return 1
+	fi
+	[ "$d/xdp_dummy.bpf.o" -nt "$d/xdp_dummy.bpf.c" ] && return 0
+	clang -O2 -g -target bpf -I "/usr/include/$(gcc -print-multiarch)" \
+		-c "$d/xdp_dummy.bpf.c" -o "$d/xdp_dummy.bpf.o"
 }
 
 stage_guest_build()

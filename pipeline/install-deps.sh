@@ -13,6 +13,8 @@ pkgs=(
 	coccinelle
 	ethtool jq iproute2 udev
 	clang libclang-rt-14-dev
+	# net/lib's XDP program for drivers/net/hw/irq.py: libbpf's headers
+	libbpf-dev
 	irqbalance
 	# make bench counts instructions per spread with callgrind
 	valgrind

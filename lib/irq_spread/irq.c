@@ -18,8 +18,9 @@
  * mask (every online CPU): a mask the library set with no online CPU
  * left is not the administrator's.  A vector not in use cannot be
  * marked.  A re-spread still places the marked vectors, so that a
- * vector's CPUs do not depend on which others the administrator moved.  The notifier also keeps the driver's aRFS
- * reverse map in step, as there is only one notifier per interrupt.
+ * vector's CPUs do not depend on which others the administrator moved.
+ * The notifier also keeps the driver's aRFS reverse map in step, as there
+ * is only one notifier per interrupt.
  *
  * The interrupt core is reached through KUnit static stubs, so that KUnit
  * can test all of it without interrupts and play the administrator.

@@ -52,6 +52,9 @@ static int napi_irq_spread_apply(void *priv, unsigned int k, unsigned int irq,
 	struct net_device *dev = priv;
 
 	cpumask_copy(&dev->napi_config[k].affinity_mask, mask);
+	/* Without SMP there is nothing to place, and nothing fails. */
+	if (!IS_ENABLED(CONFIG_SMP))
+		return 0;
 	return irq_set_affinity(irq, mask);
 }
 

@@ -13,8 +13,10 @@
  *  - arguments: a bad node, policy, flag, stride, no vector or no masks is
  *    -EINVAL; no usable CPU at all is -ENODEV; an error writes no mask and
  *    changes no load;
- *  - usable CPUs: eligible, not leaving, not excluded; every online CPU
- *    when that leaves none;
+ *  - usable CPUs: eligible, not leaving, not excluded; eligible and not
+ *    leaving when the exclusion leaves none; every online CPU not
+ *    leaving when no eligible CPU is left, every online CPU when that
+ *    leaves none;
  *  - slots: vector i takes slot i modulo the number of slots, so the first
  *    round visits distinct CPUs and every CPU gets floor or ceil of
  *    nvec / slots vectors;
@@ -322,19 +324,26 @@ static void check_load(struct fuzz *f, const char *when)
 }
 
 /*
- * The usable CPUs: eligible, not leaving, not in @exclude; every online
- * CPU if that leaves none.  False if there is none at all.
+ * The usable CPUs: eligible, not leaving, not in @exclude; without
+ * @exclude if that leaves none; every online CPU not leaving if no
+ * eligible CPU is left, every online CPU if no other is.  False if there
+ * is none at all.
  */
 static bool usable_cpus(struct fuzz *f, const unsigned long *exclude,
 			unsigned long *dst)
 {
+	const unsigned long *leaving = f->m.topo.leaving;
+
 	bitmap_copy(dst, f->m.eligible, f->n);
-	if (f->m.topo.leaving)
-		bitmap_andnot(dst, dst, f->m.topo.leaving, f->n);
-	if (exclude)
+	if (leaving)
+		bitmap_andnot(dst, dst, leaving, f->n);
+	if (exclude && !bitmap_subset(dst, exclude, f->n))
 		bitmap_andnot(dst, dst, exclude, f->n);
-	if (bitmap_empty(dst, f->n))
-		bitmap_copy(dst, f->m.online, f->n);
+	if (!bitmap_empty(dst, f->n))
+		return true;
+	bitmap_copy(dst, f->m.online, f->n);
+	if (leaving && !bitmap_subset(dst, leaving, f->n))
+		bitmap_andnot(dst, dst, leaving, f->n);
 	return !bitmap_empty(dst, f->n);
 }
 

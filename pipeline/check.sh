@@ -773,6 +773,7 @@ guests_progress()
 
 	for d in "$RUN"/*/; do
 		[ "$d/console.log" -nt "$LOG/run.stamp" ] || continue
+		[ -e "$d/job.sh" ] && grep -q selftests-job "$d/job.sh" || continue
 		n=$(cat "$d/selftests.rc" 2>/dev/null | wc -l)
 		cur=$(grep -a -o 'selftest: [^ ]*' "$d/console.log" | tail -n 1)
 		out+="$(basename "$d"): $n selftests done${cur:+, last started ${cur#selftest: }}; "

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Guest side of make demo, after the topology: a netdevsim device with
-several RX queues, each queue's IRQ and CPUs under each irq_spread policy,
-then its queue 0 IRQ moved to another node and the page pool following,
-and the device's lines of irq_spread's debugfs table of vectors.
+"""Guest side of make demo, after the topology: a netdevsim NIC with 4 RX
+queues on node 2, each queue's CPUs and node under 7.3's default and under
+each irq_spread policy, then its queue 0 IRQ moved to another node and the
+page pool following, and the NIC's lines of irq_spread's debugfs table of
+vectors.
 
 Uses the helpers of the irq_spread selftests (PYTHONPATH)."""
 
@@ -12,18 +13,35 @@ from irq_spread_lib import (DEVICES, FRAMES, POLICIES, Nsim, Topology,
                             fmt_cpulist, link, packet_sockets, read, set_link,
                             traffic, traffic_until, wait_for, write_ok)
 
-QUEUES = 6
+QUEUES = 4
 
 
-def show_queues(topo, dev):
-    print("  queue  irq  cpus      effective  node")
+def node_of(topo, cpus):
+    return ",".join(str(n) for n in sorted({topo.cpu_node[c] for c in cpus}))
+
+
+def plain_73(topo, queues):
+    """Where 7.3's netif_set_affinity_auto() puts queue i, by its code:
+    cpumask_local_spread(i, dev_to_node(&dev->dev)), called before the
+    netdev is registered, when its node is NUMA_NO_NODE: the i-th online
+    CPU, whatever the device's node."""
+    online = sorted(topo.online())
+    return [frozenset([online[i % len(online)]]) for i in range(queues)]
+
+
+def placement_table(topo, dev):
+    """Each queue's CPUs under 7.3's default and under each policy, read
+    from /proc/irq/N/smp_affinity_list, with the NUMA node of each."""
+    cols = [("7.3 default", plain_73(topo, dev.queues))]
+    for policy in POLICIES:
+        write_ok(dev.policy_file, policy)
+        cols.append((policy, dev.affinities()))
+    print("  queue  " + "".join("%-15s" % c for c, _ in cols))
     for q in range(dev.queues):
-        eff = dev.effective(q)
-        print("  %5d  %3d  %-8s  %-9s  %s"
-              % (q, dev.irqs[q], fmt_cpulist(dev.affinity(q)),
-                 fmt_cpulist(eff),
-                 ",".join(str(n) for n in
-                          sorted({topo.cpu_node[c] for c in eff}))))
+        print("  %5d  " % q + "".join(
+            "%-15s" % ("%s (node %s)" % (fmt_cpulist(m[q]),
+                                         node_of(topo, m[q])))
+            for _, m in cols))
 
 
 def show_rq(rq, dev):
@@ -38,15 +56,18 @@ def main():
     topo = Topology()
     node = topo.nodes[-2] if len(topo.nodes) > 1 else topo.nodes[0]
     dev = Nsim(1, QUEUES, node)
-    print("netdevsim device: %s, %d RX queues, NUMA node %d"
+    print("netdevsim NIC %s, %d RX queues, its PCI-like parent on NUMA node %d"
           % (dev.ifname, QUEUES, node))
-    for policy in POLICIES:
-        write_ok(dev.policy_file, policy)
-        print()
-        print("# echo %s > %s" % (policy, dev.policy_file))
-        print("# cat %s" % dev.policy_file)
-        print(read(dev.policy_file))
-        show_queues(topo, dev)
+    print()
+    print("Where each queue's IRQ goes.  7.3 default: what plain 7.3's "
+          "netif_set_affinity_auto()")
+    print("gives (cpumask_local_spread(i, NUMA_NO_NODE): the netdev has no "
+          "node yet when")
+    print("drivers call it, so the i-th online CPU).  The policies: "
+          "irq_spread under the same")
+    print("call, read from /proc/irq/N/smp_affinity_list after "
+          "# echo <policy> > %s" % dev.policy_file)
+    placement_table(topo, dev)
 
     write_ok(dev.policy_file, "numa")
     peer = Nsim(2, 1, topo.nodes[0])

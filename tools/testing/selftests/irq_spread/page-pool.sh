@@ -7,7 +7,7 @@
 # queue's page pool was retargeted by net core when it refilled its cache
 # (debugfs rqN/retargets rose) and new pages come from that node
 # (rqN/page_nid).  Then back again.  netdevsim never calls into the page pool
-# for this: its pool has PP_FLAG_NAPI_NODE, as mlx5e's has.
+# for this: its pool has PP_FLAG_NAPI_NODE.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'

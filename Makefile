@@ -6,7 +6,7 @@
 
 PIPELINE := pipeline
 
-.PHONY: demo check bench cocci deps prepare gates kunit guest-build guest help
+.PHONY: demo check bench series cocci deps prepare gates kunit guest-build guest help
 
 ## demo: boot the NUMA + SMT guest and show what it sees
 demo:
@@ -20,6 +20,11 @@ check:
 bench:
 	@bash $(PIPELINE)/check.sh deps prepare guest-build
 	@bash $(PIPELINE)/bench.sh
+
+## series: the whole change as a git format-patch series, checked patch by patch (not in check)
+series:
+	@bash $(PIPELINE)/check.sh deps prepare
+	@bash $(PIPELINE)/series.sh
 
 ## cocci: irq_spread.cocci over the base's drivers/: report, patch, builds (not in check)
 cocci:

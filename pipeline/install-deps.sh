@@ -9,6 +9,8 @@ set -euo pipefail
 pkgs=(
 	build-essential flex bison bc libelf-dev libssl-dev cpio kmod rsync xz-utils
 	python3 python3-yaml python3-jsonschema perl
+	# checkpatch's SPDX check (scripts/spdxcheck.py)
+	python3-ply python3-git
 	qemu-system-x86
 	coccinelle
 	ethtool jq iproute2 udev

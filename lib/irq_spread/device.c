@@ -411,7 +411,6 @@ static int irq_spread_dev_add(struct irq_spread_dev *sd)
 	irq_spread_dev_eligible(sd, sd->eligible);
 	for (v = 0; v < irq_spread_dev_nvec(sd); v++)
 		irq_spread_vec_refresh(sd, v, sd->placed, sd->nr_active);
-	irq_spread_dev_rmap(sd);
 	irq_spread_dev_note_fresh(sd);
 	list_add_tail(&sd->list, &sd->topo->devs);
 unlock:
@@ -500,8 +499,13 @@ irq_spread_dev_topo_register(struct irq_spread_topology *topo,
 	return sd;
 
 err_remove:
-	/* No interrupt can be attached yet. */
+	/*
+	 * No interrupt can be attached yet; a CPU hotplug or policy change
+	 * while the device was listed may have a call of
+	 * &irq_spread_dev_ops.changed queued or running.
+	 */
 	irq_spread_dev_remove(sd, NULL);
+	cancel_work_sync(&sd->work);
 err_free:
 	irq_spread_dev_free(sd);
 	return ERR_PTR(ret);

@@ -245,7 +245,8 @@ int irq_spread_vec_apply(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
 			 const unsigned long *mask);
 void irq_spread_vec_read_affinity(struct irq_spread_dev *sd,
 				  struct irq_spread_vec *vec);
-void irq_spread_dev_rmap(struct irq_spread_dev *sd);
+void irq_spread_vec_rmap(struct irq_spread_dev *sd,
+			 const struct irq_spread_vec *vec);
 
 /* device_pool.c: vectors a pool's vectors serve */
 void irq_spread_dev_pool_put_all(struct irq_spread_dev *sd);

@@ -215,45 +215,34 @@ const char *irq_spread_vec_notifier(const struct irq_spread_vec *vec)
 }
 
 /**
- * irq_spread_dev_rmap - make a device's aRFS reverse map again
+ * irq_spread_vec_rmap - tell the aRFS reverse map where a vector is now
  * @sd: the device
+ * @vec: one of its vectors, whose CPUs changed or whose interrupt came
  *
- * From the spread vectors in use that have an interrupt: every CPU to the
- * nearest of them, object k for spread vector k (cpu_rmap_update()'s
- * siblings, package, node), else to the first of them.  So
- * cpu_rmap_lookup_index() never names a vector without an interrupt, as
- * irq_cpu_rmap_add() named only the interrupts requested.  Readers
- * (set_rps_cpu()) take entries without a lock: each names such a vector,
- * or the first, at every moment.
+ * What irq_cpu_rmap_add()'s notifier does for an interrupt that moves:
+ * cpu_rmap_update() of the one object, spread vector k's index k, for a
+ * spread vector in use with an interrupt.  CPUs near no such vector keep
+ * the index alloc_cpu_rmap() gave them, and a vector detached or no longer
+ * in use keeps its CPUs in the map, as irq_cpu_rmap_remove() leaves them.
  *
  * Context: the device's lock held.
  */
-void irq_spread_dev_rmap(struct irq_spread_dev *sd)
+void irq_spread_vec_rmap(struct irq_spread_dev *sd,
+			 const struct irq_spread_vec *vec)
 {
 #ifdef CONFIG_CPU_RMAP
-	const struct irq_spread_vec *vec;
-	unsigned int cpu, k, first = 0;
+	unsigned int k;
 	int err;
 
 	lockdep_assert_held(&sd->lock);
-	if (!sd->rmap)
+	if (!sd->rmap || !vec->irq || !vec->has_cpus ||
+	    !irq_spread_dev_spread_index(sd, vec->index, &k) ||
+	    k >= sd->nr_active)
 		return;
-	while (first < sd->nr_active && !sd->vec[sd->pre + first]->irq)
-		first++;
-	for_each_possible_cpu(cpu) {
-		WRITE_ONCE(sd->rmap->near[cpu].index,
-			   first < sd->nr_active ? first : 0);
-		WRITE_ONCE(sd->rmap->near[cpu].dist, CPU_RMAP_DIST_INF);
-	}
-	for (k = first; k < sd->nr_active; k++) {
-		vec = sd->vec[sd->pre + k];
-		if (!vec->irq || !vec->has_cpus)
-			continue;
-		err = cpu_rmap_update(sd->rmap, k, to_cpumask(vec->cpus));
-		if (err)
-			dev_warn(sd->dev, "irq_spread: aRFS map of vector %u not updated: %d\n",
-				 vec->index, err);
-	}
+	err = cpu_rmap_update(sd->rmap, k, to_cpumask(vec->cpus));
+	if (err)
+		dev_warn(sd->dev, "irq_spread: aRFS map of vector %u not updated: %d\n",
+			 vec->index, err);
 #endif
 }
 
@@ -298,7 +287,7 @@ static void irq_spread_vec_check_admin(struct irq_spread_dev *sd,
 	bitmap_copy(vec->cpus, vec->admin_mask, sd->stride * BITS_PER_LONG);
 	vec->has_cpus = true;
 	irq_spread_vec_write_end(sd, flags);
-	irq_spread_dev_rmap(sd);
+	irq_spread_vec_rmap(sd, vec);
 	bitmap_zero(sd->changed, irq_spread_dev_nvec(sd));
 	__set_bit(vec->index, sd->changed);
 	irq_spread_dev_report(sd, sd->changed);
@@ -476,7 +465,7 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 		ret = irq_spread_vec_apply(sd, vec, vec->cpus);
 	}
 	if (!ret)
-		irq_spread_dev_rmap(sd);
+		irq_spread_vec_rmap(sd, vec);
 	mutex_unlock(&sd->lock);
 	if (!ret)
 		return 0;
@@ -535,7 +524,6 @@ void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector)
 			irq_spread_vec_hint(sd, vec, NULL);
 		vec->hinted = false;
 		vec->irq = 0;
-		irq_spread_dev_rmap(sd);
 	}
 	mutex_unlock(&sd->lock);
 }

@@ -468,9 +468,11 @@ void irq_spread_dev_note_fresh(struct irq_spread_dev *sd)
 /* After a commit: the aRFS map and the driver follow the changed vectors. */
 void irq_spread_dev_committed(struct irq_spread_dev *sd)
 {
+	unsigned int v;
+
 	lockdep_assert_held(&sd->lock);
-	if (!bitmap_empty(sd->changed, irq_spread_dev_nvec(sd)))
-		irq_spread_dev_rmap(sd);
+	for_each_set_bit(v, sd->changed, irq_spread_dev_nvec(sd))
+		irq_spread_vec_rmap(sd, sd->vec[v]);
 	irq_spread_dev_report(sd, sd->changed);
 }
 

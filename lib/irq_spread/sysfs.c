@@ -41,6 +41,7 @@
 
 #include <asm/page.h>
 
+#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 
 #include "device.h"
@@ -422,6 +423,7 @@ int irq_spread_dev_class_add(struct irq_spread_dev *sd)
 {
 	struct device *cdev;
 
+	KUNIT_STATIC_STUB_REDIRECT(irq_spread_dev_class_add, sd);
 	if (sd->flags & IRQ_SPREAD_DEV_NO_CLASS)
 		return 0;
 	cdev = device_create(&irq_spread_class, sd->dev, 0, sd,
@@ -431,6 +433,7 @@ int irq_spread_dev_class_add(struct irq_spread_dev *sd)
 	sd->cdev = cdev;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_class_add);
 
 /**
  * irq_spread_dev_class_del - remove a registered device's class device

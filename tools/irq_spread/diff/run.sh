@@ -102,5 +102,7 @@ $CC $CFLAGS -Wall -Wextra -Werror -I"$here" -o "$out/diff_engine" \
 	fail "diff_engine did not build"
 
 echo "diff: old $(git -C "$repo" log -1 --format='%h %s' "$old")"
-echo "diff: new the working tree of $(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD -- lib/irq_spread include/linux/irq_spread.h tools/irq_spread || echo ', with changes')"
+changes=$(git -C "$repo" diff --quiet HEAD -- lib/irq_spread \
+	include/linux/irq_spread.h tools/irq_spread || echo ', with changes')
+echo "diff: new the working tree of $(git -C "$repo" rev-parse --short HEAD)$changes"
 exec "$out/diff_engine" "$@"

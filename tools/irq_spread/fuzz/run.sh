@@ -82,7 +82,8 @@ for t in engine sysfs; do
 	if [ $rc -eq 0 ] && [ -z "$crash" ]; then
 		echo "fuzz_$t: ${execs:-0} execs in ${secs} s, ${cov:-cov: ?}, no crash"
 	else
-		echo "fuzz_$t: CRASH after ${execs:-?} execs (exit $rc): ${crash:-no input saved} (log: $log)"
+		echo "fuzz_$t: CRASH after ${execs:-?} execs (exit $rc):" \
+			"${crash:-no input saved} (log: $log)"
 		grep -m 3 -E 'rule violated|runtime error|ERROR: |WARNING: ' "$log"
 		status=1
 	fi

@@ -44,7 +44,8 @@ kind()
 echo "TAP version 13"
 echo "1..$(( $(echo "$cases" | wc -l) + 3 ))"
 
-(cd "$here" && spatch $opts -D report --sp-file "$cocci" $cases) 2> "$tmp/err" | kind > "$tmp/report"
+(cd "$here" && spatch $opts -D report --sp-file "$cocci" $cases) 2> "$tmp/err" |
+	kind > "$tmp/report"
 diff -u "$here/expected-report.txt" "$tmp/report" > "$tmp/diff"
 rc=$?
 cat "$tmp/err" >> "$tmp/diff"

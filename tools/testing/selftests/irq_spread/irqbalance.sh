@@ -12,7 +12,7 @@
 # other's, moves them (smp_affinity_list, effective_affinity_list), and
 # every vector of a registered device it moved is marked admin, in
 # --oneshot and in its normal mode; a policy write hands them back.  With
-# tools/irq_spread/irqbalance/irqbalance-policy as --policyscript, which
+# tools/irq_spread/irqbalance/irqbalance-policy.sh as --policyscript, which
 # answers ban=true for the listed IRQs only, irqbalance bans each of them
 # (its --debug says so), moves none, none is marked admin, and it still
 # balances the down port's IRQs, in --oneshot and for a few intervals of
@@ -33,7 +33,7 @@ from irq_spread_lib import *
 IRQS = "/sys/class/irq_spread/irqs"
 SCRIPT = os.path.normpath(os.path.join(
     os.path.dirname(os.path.abspath(irq_spread_lib.__file__)),
-    "../../../irq_spread/irqbalance/irqbalance-policy"))
+    "../../../irq_spread/irqbalance/irqbalance-policy.sh"))
 NET, EVENTS, POOL, DOWN, LATE = 7900, 7901, 7902, 7903, 7904
 EVENT_IRQS = 2
 POOL_VECTORS = 2

@@ -5,10 +5,10 @@
 # port (netif_set_affinity_auto(), netif_enable_cpu_rmap(), NAPIs added
 # with their queue as index at open): each IRQ has one affinity notifier,
 # net core's, which irq_spread installs none beside; the aRFS reverse map
-# follows an admin write and a CPU hotplug move; the administrator's mask of a NAPI index survives NAPI delete
-# and add (link down/up) and ethtool -L down and up, until a policy write
-# hands it back; link up attaches an IRQ whose administrator's CPUs all
-# went offline while the link was down; a devlink reload re-creates the
+# follows an admin write and a CPU hotplug move; the administrator's mask
+# of a NAPI index survives NAPI delete and add (link down/up) and ethtool
+# -L down and up, until a policy write hands it back; link up attaches an
+# IRQ whose administrator's CPUs all went offline while the link was down; a devlink reload re-creates the
 # netdev, whose placement starts afresh.
 
 . "$(dirname "$0")/lib.sh"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# irqbalance-policy - keep irqbalance off the interrupts irq_spread places
+# irqbalance-policy.sh - keep irqbalance off the interrupts irq_spread places
 #
 # irqbalance writes /proc/irq/<irq>/smp_affinity of every interrupt it
 # balances, and irq_spread takes any such write for the administrator's:
@@ -11,7 +11,7 @@
 # for each interrupt when it first sees it (when it starts, or when the
 # interrupt is requested later) and at each rescan (SIGHUP), as
 #
-#	irqbalance-policy <sysfs device path> <irq>
+#	irqbalance-policy.sh <sysfs device path> <irq>
 #
 # and reads key=value lines from its output.  For an interrupt that the
 # library places now (listed in /sys/class/irq_spread/irqs: a vector of a
@@ -23,14 +23,14 @@
 #
 # Install it where irqbalance can run it (owned by root, executable):
 #
-#	install -D -m 0755 irqbalance-policy \
-#		/usr/local/lib/irq_spread/irqbalance-policy
+#	install -D -m 0755 irqbalance-policy.sh \
+#		/usr/local/lib/irq_spread/irqbalance-policy.sh
 #
 # and give it to irqbalance in /etc/default/irqbalance (both Debian's
 # systemd unit and its init script read IRQBALANCE_ARGS there; add the
 # option to the value if the variable is set already):
 #
-#	IRQBALANCE_ARGS="--policyscript=/usr/local/lib/irq_spread/irqbalance-policy"
+#	IRQBALANCE_ARGS="--policyscript=/usr/local/lib/irq_spread/irqbalance-policy.sh"
 #
 # then restart irqbalance.  An interrupt irqbalance saw before the library
 # placed it (a NIC whose driver requests its interrupts at probe but links

@@ -152,11 +152,11 @@ struct irq_spread_dev_ops {
  * @flags: %IRQ_SPREAD_DEV_NO_CLASS, %IRQ_SPREAD_DEV_PLACE_ONLY, or 0
  * @rmap: the aRFS reverse map of the device's RX queues
  *	(&net_device.rx_cpu_rmap), or %NULL: index k is spread vector k.
- *	The library makes the map from the spread vectors in use that have
- *	an interrupt attached, whenever one of them is attached, detached or
- *	moved: every CPU maps to the nearest of them, else to the first, so
- *	a lookup never names a vector without an interrupt (as
- *	irq_cpu_rmap_add() held only the interrupts requested).  Allocate it
+ *	The library updates it as irq_cpu_rmap_add()'s notifier would:
+ *	cpu_rmap_update() of a spread vector in use with an interrupt, when
+ *	the interrupt is attached and whenever the vector moves.  CPUs of
+ *	nodes without such a vector keep the index alloc_cpu_rmap() gave
+ *	them; a detached vector keeps its CPUs.  Allocate it
  *	with alloc_cpu_rmap() and free it with cpu_rmap_put() after
  *	irq_spread_dev_unregister(), not with alloc_irq_cpu_rmap() and
  *	irq_cpu_rmap_add(): an interrupt has a single affinity notifier, and

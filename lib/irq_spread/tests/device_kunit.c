@@ -2185,9 +2185,9 @@ static void irq_spread_test_dev_rmap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 1), 1);
 	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 3), 3);
 
-	/* Detached, vector 3 keeps CPU 7, as irq_cpu_rmap_remove() leaves it. */
+	/* Detached, vector 3 keeps CPU 3, as irq_cpu_rmap_remove() leaves it. */
 	irq_spread_dev_detach(sd, 3);
-	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 7), 3);
+	KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 3), 3);
 	irq_spread_dev_unregister(sd);
 	kunit_remove_action(test, dev_test_unregister, sd);
 	cpu_rmap_put(rmap);
@@ -2213,27 +2213,24 @@ static const struct test_machine guest16 = {
 };
 
 /*
- * Whether a vector of @cpus (of the fake machine) is near @cpu as
- * cpu_rmap_update() measures it on the machine running the test: a
- * sibling, the package or the node.
+ * Whether cpu_rmap_update() of a vector on @cpus (CPUs of the fake machine)
+ * looks at @cpu of the machine running the test: it does for the CPUs of
+ * the nodes of @cpus, and maps each to the nearest vector.
  */
 static bool rmap_near(unsigned int cpu, const struct cpumask *cpus)
 {
-	return cpumask_intersects(topology_sibling_cpumask(cpu), cpus) ||
-	       cpumask_intersects(topology_core_cpumask(cpu), cpus) ||
-	       cpumask_intersects(cpumask_of_node(cpu_to_node(cpu)), cpus);
+	return cpumask_intersects(cpumask_of_node(cpu_to_node(cpu)), cpus);
 }
 
 /*
  * aRFS with fewer queues than vectors (mlx5 after ethtool -L, or
  * requesting its completion interrupts as queues open), as
  * irq_cpu_rmap_add() kept it: each attached vector's CPU maps to it, a
- * CPU near one maps to one, and a CPU near none keeps the index
- * alloc_cpu_rmap() gave it, its number modulo the map's size, however
- * many vectors were attached or moved since.  mlx5 on the 4-node machine:
- * 16 completion vectors, numa from node 0, vector k on CPU k; the first 4
- * attached, on CPUs 0-3, which leaves the other node of the guest of make
- * check (CPUs 6-11) near none.
+ * CPU of the same node maps to one, and a CPU of a node without one keeps
+ * the index alloc_cpu_rmap() gave it, its number modulo the map's size.
+ * mlx5 on the 4-node machine: 16 completion vectors, numa from node 0,
+ * vector k on CPU k; the first 4 attached, on CPUs 0-3, which leaves the
+ * other nodes of the guest of make check (CPUs 4-15) without one.
  */
 static void irq_spread_test_dev_rmap_attached(struct kunit *test)
 {
@@ -2272,7 +2269,7 @@ static void irq_spread_test_dev_rmap_attached(struct kunit *test)
 			KUNIT_EXPECT_EQ_MSG(test, k, cpu % 16, "CPU %u", cpu);
 		far += !rmap_near(cpu, attached);
 	}
-	kunit_info(test, "4 of 16 vectors attached: %u of %u CPUs near none\n",
+	kunit_info(test, "4 of 16 vectors attached: %u of %u CPUs in nodes without one\n",
 		   far, nr_cpu_ids);
 	/* Else the rule that matters was not tried: not the guest's machine. */
 	KUNIT_EXPECT_GT(test, far, 0);

@@ -109,7 +109,8 @@ cover_letter()
 	it (netif_set_affinity_auto(): ice, idpf, iavf), with
 	cpumask_local_spread(i, node): every hardware thread a CPU, the same
 	CPUs for every NIC of a node, and, because drivers call it before the
-	netdev has a node, the i-th online CPU whatever the device's node.
+	netdev is registered, when its node reads 0, node 0's CPUs first
+	whatever the device's node.
 	Since 7.0 the mask CPU hotplug falls back to is stored as if the user
 	had written it.  Drivers that place their IRQs themselves each do it
 	their own way (mlx5's cpumask_local_spread(), MANA's core per IRQ,

@@ -79,6 +79,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
+#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 
 #include "device.h"
@@ -553,6 +554,7 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_topo_register);
  */
 struct irq_spread_dev *irq_spread_dev_register(const struct irq_spread_dev_info *info)
 {
+	KUNIT_STATIC_STUB_REDIRECT(irq_spread_dev_register, info);
 	return irq_spread_dev_topo_register(&irq_spread_system, info);
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_register);

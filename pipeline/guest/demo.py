@@ -23,10 +23,10 @@ def node_of(topo, cpus):
 def plain_73(topo, queues):
     """Where 7.3's netif_set_affinity_auto() puts queue i, by its code:
     cpumask_local_spread(i, dev_to_node(&dev->dev)), called before the
-    netdev is registered, when its node is NUMA_NO_NODE: the i-th online
-    CPU, whatever the device's node."""
-    online = sorted(topo.online())
-    return [frozenset([online[i % len(online)]]) for i in range(queues)]
+    netdev is registered, when its device's node reads 0: the i-th CPU
+    by distance from node 0 (then CPU number), whatever the NIC's node."""
+    order = sorted(topo.online(), key=lambda c: (topo.dist(0, topo.cpu_node[c]), c))
+    return [frozenset([order[i % len(order)]]) for i in range(queues)]
 
 
 def placement_table(topo, dev):
@@ -61,10 +61,10 @@ def main():
     print()
     print("Where each queue's IRQ goes.  7.3 default: what plain 7.3's "
           "netif_set_affinity_auto()")
-    print("gives (cpumask_local_spread(i, NUMA_NO_NODE): the netdev has no "
-          "node yet when")
-    print("drivers call it, so the i-th online CPU).  The policies: "
-          "irq_spread under the same")
+    print("gives (cpumask_local_spread(i, node): drivers call it before the "
+          "netdev is")
+    print("registered, when its node reads 0, so node 0's CPUs first).  The "
+          "policies: irq_spread under the same")
     print("call, read from /proc/irq/N/smp_affinity_list after "
           "# echo <policy> > %s" % dev.policy_file)
     placement_table(topo, dev)

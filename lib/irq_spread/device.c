@@ -409,6 +409,8 @@ static int irq_spread_dev_add(struct irq_spread_dev *sd)
 	if (ret)
 		goto unlock;
 	sd->nr_active = sd->nr;
+	/* No vector has an interrupt yet: none counts in the load. */
+	irq_spread_dev_load(sd, false, false);
 	irq_spread_dev_eligible(sd, sd->eligible);
 	for (v = 0; v < irq_spread_dev_nvec(sd); v++)
 		irq_spread_vec_refresh(sd, v, sd->placed, sd->nr_active);
@@ -434,6 +436,7 @@ static void irq_spread_dev_remove(struct irq_spread_dev *sd, unsigned int *irqs)
 	list_del(&sd->list);
 	mutex_lock(&sd->lock);
 	sd->dead = true;
+	irq_spread_dev_load(sd, true, false);
 	for (v = 0; v < irq_spread_dev_nvec(sd); v++) {
 		vec = sd->vec[v];
 		if (irqs)
@@ -443,7 +446,6 @@ static void irq_spread_dev_remove(struct irq_spread_dev *sd, unsigned int *irqs)
 		vec->hinted = false;
 		vec->irq = 0;
 	}
-	irq_spread_dev_release(sd, sd->nr_active, sd->placed);
 	mutex_unlock(&sd->lock);
 	mutex_unlock(&sd->topo->devs_lock);
 }
@@ -534,7 +536,9 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_topo_register);
  * is written.  Each change after registration is told to @info->ops.
  *
  * The device gets the system default policy if the administrator set one,
- * else @info->policy; all its spread vectors are in use.  Without
+ * else @info->policy; all its spread vectors are in use.  A spread vector
+ * counts in the per-CPU load, which places every other device, while it
+ * is in use and has an interrupt attached.  Without
  * %IRQ_SPREAD_DEV_NO_CLASS, what the administrator set on the device's
  * last registration (policy, CPUs, hand-set vectors) applies again.  A
  * placement-only device (%IRQ_SPREAD_DEV_PLACE_ONLY) is placed but never

@@ -195,6 +195,9 @@ int irq_spread_dev_spread(struct irq_spread_dev *sd, unsigned int nvec,
 			  unsigned int flags);
 void irq_spread_dev_release(struct irq_spread_dev *sd, unsigned int nvec,
 			    const unsigned long *masks);
+void irq_spread_dev_load(struct irq_spread_dev *sd, bool with_irq, bool hold);
+void irq_spread_vec_load(struct irq_spread_dev *sd,
+			 const struct irq_spread_vec *vec, bool hold);
 void irq_spread_dev_hold(struct irq_spread_dev *sd, unsigned int nvec,
 			 const unsigned long *masks);
 void irq_spread_dev_eligible(const struct irq_spread_dev *sd,

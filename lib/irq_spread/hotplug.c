@@ -287,6 +287,7 @@ static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 		dev_warn(sd->dev, "irq_spread: vectors left on CPU %u\n", cpu);
 		return;
 	}
+	irq_spread_dev_load(sd, false, true);
 	memcpy(sd->staged, sd->placed, longs * sizeof(long));
 	for (k = 0; k < sd->nr_active; k++) {
 		mask = irq_spread_dev_mask(sd, sd->staged, k);
@@ -311,6 +312,7 @@ static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 		irq_spread_dev_repair(sd, empty);
 	bitmap_free(empty);
 	irq_spread_dev_hotplug_commit(sd, moved);
+	irq_spread_dev_load(sd, false, false);
 }
 
 /**
@@ -358,6 +360,7 @@ static void irq_spread_dev_cpu_back(struct irq_spread_dev *sd)
 	bool moved = false;
 
 	lockdep_assert_held(&sd->lock);
+	irq_spread_dev_load(sd, false, true);
 	irq_spread_dev_eligible(sd, sd->scratch);
 	memcpy(sd->staged, sd->placed, longs * sizeof(long));
 	for (k = 0; k < sd->nr_active; k++) {
@@ -372,6 +375,7 @@ static void irq_spread_dev_cpu_back(struct irq_spread_dev *sd)
 		moved = true;
 	}
 	irq_spread_dev_hotplug_commit(sd, moved);
+	irq_spread_dev_load(sd, false, false);
 }
 
 /**

@@ -407,7 +407,8 @@ int irq_spread_vec_apply(struct irq_spread_dev *sd,
  * map in step.  The interrupt must have no other affinity notifier: see
  * &irq_spread_dev_info.rmap.  The driver must not set the interrupt's
  * affinity itself while it is attached: that would count as the
- * administrator's.
+ * administrator's.  A spread vector in use counts in the per-CPU load from
+ * its attach to its detach.
  *
  * Context: process context, may sleep.
  * Return: 0; -EINVAL if @sd is %NULL or placement-only
@@ -438,6 +439,7 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	}
 	/* Until the notifier is in, nothing tells the administrator's. */
 	vec->irq = irq;
+	irq_spread_vec_load(sd, vec, true);
 	vec->hinted = false;
 	bitmap_zero(vec->applied, sd->stride * BITS_PER_LONG);
 	irq_spread_vec_read_affinity(sd, vec);
@@ -472,6 +474,7 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	irq_spread_vec_watch(sd, irq, NULL);
 err:
 	mutex_lock(&sd->lock);
+	irq_spread_vec_load(sd, vec, false);
 	vec->irq = 0;
 	mutex_unlock(&sd->lock);
 	return ret;
@@ -523,6 +526,7 @@ void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector)
 		if (vec->hinted)
 			irq_spread_vec_hint(sd, vec, NULL);
 		vec->hinted = false;
+		irq_spread_vec_load(sd, vec, false);
 		vec->irq = 0;
 	}
 	mutex_unlock(&sd->lock);

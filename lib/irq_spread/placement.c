@@ -76,6 +76,47 @@ void irq_spread_dev_hold(struct irq_spread_dev *sd, unsigned int nvec,
 		irq_spread_topo_hold(sd->topo, nvec, masks, sd->stride);
 }
 
+/*
+ * Count in the load (@hold) or take out of it the placed masks of @sd's
+ * spread vectors in use that have an interrupt (@with_irq), or of those
+ * that have none.  The load counts the first only: an operation that
+ * places the device holds the others too while it runs, as the engine's
+ * callers expect every vector in use counted, and takes them out after.
+ */
+void irq_spread_dev_load(struct irq_spread_dev *sd, bool with_irq, bool hold)
+{
+	unsigned int k;
+
+	lockdep_assert_held(&sd->lock);
+	for (k = 0; k < sd->nr_active; k++) {
+		if (!sd->vec[sd->pre + k]->irq == with_irq)
+			continue;
+		if (hold)
+			irq_spread_dev_hold(sd, 1, sd->placed + k * sd->stride);
+		else
+			irq_spread_dev_release(sd, 1, sd->placed + k * sd->stride);
+	}
+}
+
+/*
+ * Vector @vec of @sd got an interrupt (@hold) or lost it: a spread vector
+ * in use counts in the load while it has one.
+ */
+void irq_spread_vec_load(struct irq_spread_dev *sd,
+			 const struct irq_spread_vec *vec, bool hold)
+{
+	unsigned int k;
+
+	lockdep_assert_held(&sd->lock);
+	if (!irq_spread_dev_spread_index(sd, vec->index, &k) ||
+	    k >= sd->nr_active)
+		return;
+	if (hold)
+		irq_spread_dev_hold(sd, 1, sd->placed + k * sd->stride);
+	else
+		irq_spread_dev_release(sd, 1, sd->placed + k * sd->stride);
+}
+
 /**
  * irq_spread_dev_eligible - the CPUs a device's vectors may use now
  * @sd: the device
@@ -478,7 +519,8 @@ void irq_spread_dev_committed(struct irq_spread_dev *sd)
 
 /*
  * Place the first @nr_active spread vectors afresh under @policy, the
- * device's own vectors out of the load, and apply the placement, as
+ * device's own vectors out of the load, and apply the placement (those
+ * with an interrupt count in the load again), as
  * irq_spread_dev_commit() with @flags.  With %IRQ_SPREAD_COMMIT_UNDO, on
  * error the placement, the load and the interrupts are as they were.
  */
@@ -489,7 +531,7 @@ int irq_spread_dev_respread(struct irq_spread_dev *sd,
 	int ret;
 
 	lockdep_assert_held(&sd->lock);
-	irq_spread_dev_release(sd, sd->nr_active, sd->placed);
+	irq_spread_dev_load(sd, true, false);
 	ret = irq_spread_dev_spread(sd, nr_active, policy, sd->staged, 0);
 	if (ret)
 		goto hold;
@@ -501,11 +543,12 @@ int irq_spread_dev_respread(struct irq_spread_dev *sd,
 	swap(sd->placed, sd->staged);
 	sd->nr_active = nr_active;
 	sd->policy = policy;
+	irq_spread_dev_load(sd, false, false);
 	irq_spread_dev_note_fresh(sd);
 	irq_spread_dev_committed(sd);
 	return ret;
 
 hold:
-	irq_spread_dev_hold(sd, sd->nr_active, sd->placed);
+	irq_spread_dev_load(sd, true, true);
 	return ret;
 }

@@ -749,7 +749,9 @@ struct conv_sf_case {
 
 /*
  * The PF has a completion vector per CPU (numa: CPU k each, from its node)
- * and the SF pool's IRQs follow its vectors'.  The old rules
+ * and the SF pool's IRQs follow its vectors'.  mlx5 requests the PF's IRQs
+ * at probe, attached as soon as it is registered: its completion vectors
+ * count in the load, 1 on every CPU, before any SF.  The old rules
  * (irq_affinity.c): an SF asks for the online CPUs its other EQs' IRQs do
  * not have; the pool gives the least used IRQ within them if it has fewer
  * than 2 references (none: an EQ holds 2), else a new IRQ while it has a
@@ -851,7 +853,9 @@ static struct irq_spread_dev *conv_sf_register(struct kunit *test,
  * pool that belongs to the PF.  Each EQ's IRQ is where the old rules put
  * it (but where the library differs on purpose); one SF's EQs are on
  * distinct IRQs, as many as the pool has; and the load is the PF's
- * vectors and the pool's IRQs, each counted once, no SF's.
+ * completion vectors (attached) and the pool's IRQs, each counted once, no
+ * SF's.  The PF's fake IRQs are CONV_IRQ_BASE + device vector, which
+ * conv_apply() records; the pool's follow them.
  */
 static void irq_spread_test_convert_sf(struct kunit *test)
 {
@@ -862,6 +866,7 @@ static void irq_spread_test_convert_sf(struct kunit *test)
 		.ops = &conv_sf_pool_ops,
 	};
 	unsigned int n = c->m->nr_cpus, s, k, j, differ = 0;
+	struct conv_test *ct = kunit_kzalloc(test, sizeof(*ct), GFP_KERNEL);
 	const char *want = c->want ?: c->old;
 	struct irq_spread_dev *pf, *sf;
 	struct irq_spread_pool *pool;
@@ -869,9 +874,23 @@ static void irq_spread_test_convert_sf(struct kunit *test)
 	char got[128], name[32];
 
 	KUNIT_ASSERT_LE(test, c->eqs, ARRAY_SIZE(v));
+	KUNIT_ASSERT_NOT_NULL(test, ct);
+	/* The PF's control vector and completion vectors, for conv_apply(). */
+	ct->t = t;
+	ct->n = n;
+	ct->nvec = 1 + n;
+	ct->applied = conv_masks(test, ct);
+	test->priv = ct;
 	kunit_activate_static_stub(test, irq_spread_irq_affinity,
 				   conv_sf_affinity);
+	kunit_activate_static_stub(test, irq_spread_irq_apply, conv_apply);
+	kunit_activate_static_stub(test, irq_spread_irq_hint, conv_hint);
+	kunit_activate_static_stub(test, irq_spread_irq_get, conv_get);
+	kunit_activate_static_stub(test, irq_spread_irq_notifier, conv_notifier);
 	pf = conv_sf_register(test, t, c->node, n, 0, "irq_spread_conv_pf");
+	for (k = 0; k < ct->nvec; k++)
+		KUNIT_ASSERT_EQ(test, irq_spread_dev_attach(pf, k,
+							    CONV_IRQ_BASE + k), 0);
 	info.owner = pf;
 	info.first_vector = 1 + n;
 	info.nr_vectors = c->pool;

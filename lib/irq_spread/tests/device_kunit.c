@@ -645,7 +645,8 @@ static void irq_spread_test_dev_register(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, dev_show(test, "cpus"), "0-7\n");
 	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"),
 			   "numa [numa-core] core\n");
-	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
+	/* No interrupt yet: nothing counted in the load. */
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 0);
 
 	/* Known before the interrupts: each core holds two, a thread each. */
 	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 4), "0;2;1;3");
@@ -663,6 +664,7 @@ static void irq_spread_test_dev_register(struct kunit *test)
 							    FAKE_IRQ_BASE + i), 0);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;2;1;3");
 	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 4);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
 	for (i = 0; i < 4; i++) {
 		KUNIT_EXPECT_NOT_NULL(test, t->irq[i].hint);
 		KUNIT_EXPECT_PTR_EQ(test, t->irq[i].notify, &sd->vec[i]->notify);
@@ -809,8 +811,9 @@ static void irq_spread_test_dev_register_system(struct kunit *test)
 	kunit_deactivate_static_stub(test, irq_spread_irq_notifier);
 	sd = irq_spread_dev_register(&info);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
+	/* Counted once an interrupt is attached. */
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&irq_spread_system),
-			load + 1);
+			load);
 	/* With no load, the first CPU; other devices' load moves it. */
 	if (!load)
 		KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_cpu(sd, 0),
@@ -990,6 +993,16 @@ static void irq_spread_test_dev_calls_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sd->nr_active, 4);
 	KUNIT_EXPECT_EQ(test, sd->nr, 4);
 	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 4), "0;1;2;3");
+	/*
+	 * Only a vector with an interrupt counts: 0 (CPU 0) and 2 (CPU 2),
+	 * 1 each.  The refused attaches (0's second, 1's, 2's first) count
+	 * nothing, and 3 has none: 2.
+	 */
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 2);
+	/* The others attached too: the 4 vectors, 1 on each of CPUs 0-3. */
+	t->irq[1].foreign = false;
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 1, FAKE_IRQ_BASE + 1), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 3, FAKE_IRQ_BASE + 3), 0);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
 	free_cpumask_var(mask);
 }
@@ -1633,6 +1646,7 @@ static void irq_spread_test_dev_hotplug(struct kunit *test)
 	const struct hotplug_case *c = test->param_value;
 	struct irq_spread_dev *sd = dev_register(test, c->policy, 4);
 	struct dev_test *t = test->priv;
+	bool listed;
 
 	KUNIT_ASSERT_STREQ(test, fake_affinities(test, 4), c->before);
 	fake_sets_zero(test);
@@ -1656,10 +1670,15 @@ static void irq_spread_test_dev_hotplug(struct kunit *test)
 
 	/*
 	 * Other machines' CPUs are not this one's: the running machine's,
-	 * unless a driver's device is registered there (its vectors load
-	 * the CPUs), whose real interrupts the handlers would move.
+	 * unless a driver's device is registered there, whose real
+	 * interrupts the handlers would move.  A device counts in the load
+	 * only once an interrupt is attached, so the list of devices is
+	 * looked at too; a pool's requested vectors are in the load.
 	 */
-	if (irq_spread_test_load_sum(&irq_spread_system)) {
+	mutex_lock(&irq_spread_system.devs_lock);
+	listed = !list_empty(&irq_spread_system.devs);
+	mutex_unlock(&irq_spread_system.devs_lock);
+	if (listed || irq_spread_test_load_sum(&irq_spread_system)) {
 		kunit_info(test, "the running machine has irq_spread devices: its hotplug not played\n");
 		return;
 	}
@@ -1684,6 +1703,50 @@ static struct irq_spread_dev *dev_register_other(struct kunit *test,
 		KUNIT_ASSERT_EQ(test, irq_spread_dev_attach(sd, i, irq + i), 0);
 	fake_notify(test);
 	return sd;
+}
+
+/*
+ * Only a vector with an interrupt counts in the load: a device registered
+ * with none attached (a link down, a driver that requests its interrupts
+ * as its queues open) pushes no other device away.  numa on node 0 of the
+ * 2-node machine, least loaded CPU first, lower numbers on ties:
+ *   A, 2 vectors, none attached: 0;1, nothing counted.
+ *   B, 2 vectors, attached: 0;1 too (old rule: 2;3).       load 2
+ *   A's vector 0 attached, on CPU 0.                       load 3
+ *   C, 1 vector: loads 2 1 0 0 on CPUs 0-3: CPU 2.         load 4
+ *   A down to 1 vector, itself out: loads 1 1 1 0: CPU 3.  load 4
+ *   A's vector 0 detached.                                 load 3
+ */
+static void irq_spread_test_dev_load_attached(struct kunit *test)
+{
+	struct irq_spread_dev_info a = spread_info(test->priv, 0,
+						   IRQ_SPREAD_NUMA, 2);
+	struct irq_spread_dev_info b = a, c = a;
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev *sa, *sb, *sc;
+
+	c.nr_vectors = 1;
+	a.dev = kunit_device_register(test, "irq_spread_test_a");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a.dev);
+	sa = dev_register_info(test, &a);
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sa, 2), "0;1");
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 0);
+
+	sb = dev_register_other(test, &b, "irq_spread_test_b", FAKE_IRQ_BASE + 2);
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sb, 2), "0;1");
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 2);
+
+	KUNIT_ASSERT_EQ(test, irq_spread_dev_attach(sa, 0, FAKE_IRQ_BASE), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 3);
+	sc = dev_register_other(test, &c, "irq_spread_test_c", FAKE_IRQ_BASE + 4);
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sc, 1), "2");
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
+
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sa, 1), 0);
+	KUNIT_EXPECT_STREQ(test, dev_masks(test, sa, 1), "3");
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
+	irq_spread_dev_detach(sa, 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 3);
 }
 
 /* CPU @cpu goes offline, then (@back) comes online again. */
@@ -2563,6 +2626,7 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_dev_no_class),
 	KUNIT_CASE_PARAM(irq_spread_test_dev_hotplug, hotplug_gen_params),
 	KUNIT_CASE(irq_spread_test_dev_hotplug_others),
+	KUNIT_CASE(irq_spread_test_dev_load_attached),
 	KUNIT_CASE(irq_spread_test_dev_changed),
 	KUNIT_CASE(irq_spread_test_irqs_list),
 	KUNIT_CASE(irq_spread_test_own_machine),

@@ -10,6 +10,11 @@
  * Documentation/core-api/irq_spread.rst.  The seed 004 scenario, 2750
  * gets, is too long for that: each of its gets is checked against those
  * rules instead.
+ *
+ * A registered device whose driver requests its interrupts (a pool's
+ * owner) has them attached to fake ones too, CONSUMER_IRQ_BASE + vector,
+ * recorded apart from the pool's: the pool's affinities and counts stay
+ * its own.
  */
 #include <kunit/device.h>
 #include <kunit/static_stub.h>
@@ -39,6 +44,10 @@ MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 
 #define TEST_IRQ_BASE	1000
 #define POOL_TEST_IRQS	64
+
+/* A registered device's fake interrupts, apart from the pools'. */
+#define CONSUMER_IRQ_BASE	2000
+#define CONSUMER_IRQS		8
 
 /*
  * The machines: seed 004's 2-socket Xeon (irq_spread_test_xeon), and two
@@ -85,18 +94,87 @@ struct pool_dev {
 };
 
 /**
+ * struct consumer_irq - a fake interrupt of a registered device
+ * @aff: its affinity
+ * @notify: its affinity notifier, or %NULL
+ */
+struct consumer_irq {
+	unsigned long aff;
+	struct irq_affinity_notify *notify;
+};
+
+/**
  * struct pool_test - what the fake interrupt core saw in a test
  * @aff: the affinity the pool set last on each of the first
  *	%POOL_TEST_IRQS interrupts from TEST_IRQ_BASE, on a machine of at
  *	most BITS_PER_LONG CPUs
  * @sets: affinities the pool set on them
+ * @consumer: the %CONSUMER_IRQS interrupts from CONSUMER_IRQ_BASE, which
+ *	registered devices' vectors are attached to; not counted in @sets
  */
 struct pool_test {
 	unsigned long aff[POOL_TEST_IRQS];
 	unsigned int sets;
+	struct consumer_irq consumer[CONSUMER_IRQS];
 };
 
-/* The pool sets its interrupts' affinity; these are fake, and recorded. */
+/* Fake interrupt @irq of a registered device; %NULL if it is none. */
+static struct consumer_irq *consumer_irq(unsigned int irq)
+{
+	struct kunit *test = kunit_get_current_test();
+	struct pool_test *pt = test->priv;
+
+	if (irq - CONSUMER_IRQ_BASE < CONSUMER_IRQS)
+		return &pt->consumer[irq - CONSUMER_IRQ_BASE];
+	KUNIT_FAIL(test, "IRQ %u is no device's fake one", irq);
+	return NULL;
+}
+
+/* As irq_set_affinity_and_hint(), on a device's fake interrupt. */
+static int consumer_apply(unsigned int irq, const struct cpumask *mask)
+{
+	struct consumer_irq *f = consumer_irq(irq);
+
+	if (!f)
+		return -EINVAL;
+	f->aff = cpumask_bits(mask)[0];
+	return 0;
+}
+
+/* Nothing here reads the hint. */
+static void consumer_hint(unsigned int irq, const struct cpumask *hint)
+{
+}
+
+/* The affinity set last, as irq_spread_irq_get() reads it. */
+static bool consumer_get(unsigned int irq, struct cpumask *dst)
+{
+	struct consumer_irq *f = consumer_irq(irq);
+
+	if (!f)
+		return false;
+	cpumask_clear(dst);
+	cpumask_bits(dst)[0] = f->aff;
+	return true;
+}
+
+/* Installs or removes the notifier; no test here delivers one. */
+static int consumer_notifier(unsigned int irq,
+			     struct irq_affinity_notify *notify)
+{
+	struct consumer_irq *f = consumer_irq(irq);
+
+	if (!f)
+		return -EINVAL;
+	f->notify = notify;
+	return 0;
+}
+
+/*
+ * The pool sets its interrupts' affinity; these are fake, and recorded.
+ * A device's vector may be set here too (the administrator's mask, an
+ * undo): recorded as the device's, not counted.
+ */
 static int pool_test_affinity(unsigned int irq, const struct cpumask *mask)
 {
 	struct pool_test *pt = kunit_get_current_test()->priv;
@@ -104,6 +182,8 @@ static int pool_test_affinity(unsigned int irq, const struct cpumask *mask)
 	if (irq - TEST_IRQ_BASE < POOL_TEST_IRQS) {
 		pt->aff[irq - TEST_IRQ_BASE] = cpumask_bits(mask)[0];
 		pt->sets++;
+	} else if (irq - CONSUMER_IRQ_BASE < CONSUMER_IRQS) {
+		return consumer_apply(irq, mask);
 	}
 	return 0;
 }
@@ -114,6 +194,12 @@ static int pool_test_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, test->priv);
 	kunit_activate_static_stub(test, irq_spread_irq_affinity,
 				   pool_test_affinity);
+	/* Before any device is registered: undone after its unregistration. */
+	kunit_activate_static_stub(test, irq_spread_irq_apply, consumer_apply);
+	kunit_activate_static_stub(test, irq_spread_irq_hint, consumer_hint);
+	kunit_activate_static_stub(test, irq_spread_irq_get, consumer_get);
+	kunit_activate_static_stub(test, irq_spread_irq_notifier,
+				   consumer_notifier);
 	return 0;
 }
 
@@ -1107,6 +1193,22 @@ static struct pool_consumer *pool_register(struct kunit *test,
 	return c;
 }
 
+/*
+ * @c's driver requests the interrupts of its first @nvec vectors at once
+ * and attaches them, fake ones from CONSUMER_IRQ_BASE: its spread vectors
+ * count in the load from then on.
+ */
+static void pool_attach(struct kunit *test, struct pool_consumer *c,
+			unsigned int nvec)
+{
+	unsigned int i;
+
+	KUNIT_ASSERT_LE(test, nvec, CONSUMER_IRQS);
+	for (i = 0; i < nvec; i++)
+		KUNIT_ASSERT_EQ(test, irq_spread_dev_attach(c->sd, i,
+							    CONSUMER_IRQ_BASE + i), 0);
+}
+
 /* The calls of @c's changed callback since the last look. */
 static const char *pool_calls(struct kunit *test, struct pool_consumer *c)
 {
@@ -1129,7 +1231,7 @@ static const char *pool_dev_masks(struct kunit *test, struct pool_consumer *c,
 
 /*
  * As pool_put_all(), for a pool whose owner counts @load in the load (its
- * registration outlives the pool).
+ * interrupts attached; its registration outlives the pool).
  */
 static void pool_put_owned(struct kunit *test, struct test_topo *t,
 			   struct pool_dev *dev, struct irq_spread_pool *pool,
@@ -1168,7 +1270,8 @@ static struct irq_spread_pool *pool_owned(struct kunit *test,
  * of the way, when the administrator writes the owner's policy or CPUs.
  * Worked by hand on the 2-node SMT2 machine, everything on node 0:
  *
- *  - the owner, 1 vector, numa: CPU 0;
+ *  - the owner, 1 vector, numa: CPU 0; its driver attaches its interrupt
+ *    at once, so it counts in the load from the start;
  *  - two gets for any CPU, each a new vector under numa on the least
  *    loaded CPU of node 0: 1, then 2;
  *  - numa-core written: the owner, its load out, alone on core {0,1}
@@ -1190,6 +1293,7 @@ static void irq_spread_pool_test_owner(struct kunit *test)
 
 	owner = pool_register(test, t, "irq_spread_pool_owner", 1,
 			      IRQ_SPREAD_NUMA, IRQ_SPREAD_DEV_NO_CLASS);
+	pool_attach(test, owner, 1);
 	pool = pool_owned(test, t, dev, owner->sd, 4);
 	vecs[0] = pool_get(test, t, pool, "*", buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "0:1");
@@ -1225,8 +1329,10 @@ static void irq_spread_pool_test_owner(struct kunit *test)
  * belongs to their parent: the pool's vectors are the load, counted once;
  * a device's vectors get distinct pool vectors; and each device vector
  * has its pool vector's CPUs, through its moves.  MANA's VM (one node,
- * cores {0,1} .. {6,7}): the parent, 4 vectors, numa, on CPUs 0-3, load
- * 1 each; a pool of 4; three devices of 2 vectors, numa.
+ * cores {0,1} .. {6,7}): the parent, 4 vectors, numa, on CPUs 0-3, its
+ * interrupts attached as soon as it is registered (as mlx5's PF requests
+ * its completion IRQs), load 1 each; a pool of 4; three devices of 2
+ * vectors, numa.
  */
 static void irq_spread_pool_test_place_only(struct kunit *test)
 {
@@ -1238,6 +1344,7 @@ static void irq_spread_pool_test_place_only(struct kunit *test)
 
 	pf = pool_register(test, t, "irq_spread_pool_pf", 4, IRQ_SPREAD_NUMA,
 			   IRQ_SPREAD_DEV_NO_CLASS);
+	pool_attach(test, pf, 4);
 	pool = pool_owned(test, t, dev, pf->sd, 4);
 	for (i = 0; i < ARRAY_SIZE(sf); i++) {
 		char name[32];

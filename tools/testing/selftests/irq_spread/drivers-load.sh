@@ -23,10 +23,10 @@ from irq_spread_lib import *
 import subprocess
 
 # ---------------------------------------------------------------------------
-# MODULES: the drivers this test loads and unloads, the only list of them.
-# For now mlx5_core and mana; ice and bnxt_en, which let net core place
-# their IRQs on the Linux 6.12 base, are left out until their conversions
-# come back (issue 37).  One whose .ko was not built is skipped.
+# MODULES: the drivers this test loads and unloads, the only list of them:
+# the two the series converts.  ice, idpf and iavf have no patch (net
+# core places their IRQs), nor have virtio_net and bnxt_en.  One whose .ko
+# was not built is skipped.
 MODULES = ("mlx5_core", "mana")
 
 SPLAT = re.compile(r"BUG: |WARNING: |Oops|Kernel panic|general protection "

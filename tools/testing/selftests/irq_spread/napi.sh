@@ -8,8 +8,9 @@
 # follows an admin write and a CPU hotplug move; the administrator's mask
 # of a NAPI index survives NAPI delete and add (link down/up) and ethtool
 # -L down and up, until a policy write hands it back; link up attaches an
-# IRQ whose administrator's CPUs all went offline while the link was down; a devlink reload re-creates the
-# netdev, whose placement starts afresh.
+# IRQ whose administrator's CPUs all went offline while the link was
+# down; a devlink reload re-creates the netdev, whose placement starts
+# afresh.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'

@@ -76,6 +76,18 @@ void irq_spread_dev_hold(struct irq_spread_dev *sd, unsigned int nvec,
 		irq_spread_topo_hold(sd->topo, nvec, masks, sd->stride);
 }
 
+/* Count placed mask @k of @sd in the load (@hold) or take it out. */
+static void irq_spread_dev_load_one(struct irq_spread_dev *sd, unsigned int k,
+				    bool hold)
+{
+	const unsigned long *mask = sd->placed + k * sd->stride;
+
+	if (hold)
+		irq_spread_dev_hold(sd, 1, mask);
+	else
+		irq_spread_dev_release(sd, 1, mask);
+}
+
 /*
  * Count in the load (@hold) or take out of it the placed masks of @sd's
  * spread vectors in use that have an interrupt (@with_irq), or of those
@@ -89,12 +101,8 @@ void irq_spread_dev_load(struct irq_spread_dev *sd, bool with_irq, bool hold)
 
 	lockdep_assert_held(&sd->lock);
 	for (k = 0; k < sd->nr_active; k++) {
-		if (!sd->vec[sd->pre + k]->irq == with_irq)
-			continue;
-		if (hold)
-			irq_spread_dev_hold(sd, 1, sd->placed + k * sd->stride);
-		else
-			irq_spread_dev_release(sd, 1, sd->placed + k * sd->stride);
+		if (!!sd->vec[sd->pre + k]->irq == with_irq)
+			irq_spread_dev_load_one(sd, k, hold);
 	}
 }
 
@@ -108,13 +116,9 @@ void irq_spread_vec_load(struct irq_spread_dev *sd,
 	unsigned int k;
 
 	lockdep_assert_held(&sd->lock);
-	if (!irq_spread_dev_spread_index(sd, vec->index, &k) ||
-	    k >= sd->nr_active)
-		return;
-	if (hold)
-		irq_spread_dev_hold(sd, 1, sd->placed + k * sd->stride);
-	else
-		irq_spread_dev_release(sd, 1, sd->placed + k * sd->stride);
+	if (irq_spread_dev_spread_index(sd, vec->index, &k) &&
+	    k < sd->nr_active)
+		irq_spread_dev_load_one(sd, k, hold);
 }
 
 /**

@@ -138,7 +138,7 @@ cover_letter()
 # it touches, checkpatch: one line per patch.
 verify()
 {
-	local A=$DIR/am O=$DIR/build p c w objs plog bad=0 i=0
+	local A=$DIR/am O=$DIR/build p c b w objs plog bad=0 i=0
 
 	rm -rf "$A" "$DIR/logs"
 	mkdir -p "$O" "$DIR/logs"
@@ -162,14 +162,15 @@ verify()
 			grep -v -e '^tools/' -e '^scripts/' | sed 's/\.c$/.o/' || true)
 		cp "$DIR/config/.config" "$O/.config"
 		make -C "$A" O="$O" -s olddefconfig >> "$plog" 2>&1
+		b=built
 		if [ -n "$objs" ]; then
 			# shellcheck disable=SC2086
 			with_progress "series: patch $i" series_progress "$plog" \
-				make -C "$A" O="$O" -j"$JOBS" W=1 $objs || bad=1
+				make -C "$A" O="$O" -j"$JOBS" W=1 $objs || { b="FAILED to build"; bad=1; }
 		fi
-		w=$(grep -c -E ': (warning|error):' "$plog" || true)
+		w=$(grep -c -E ': warning:' "$plog" || true)
 		[ "$w" -eq 0 ] || bad=1
-		echo "series: $(basename "$p"): applies, checkpatch --strict $c, $(echo "$objs" | grep -c . || true) objects built with W=1, $w warnings"
+		echo "series: $(basename "$p"): applies, checkpatch --strict $c, $(echo "$objs" | grep -c . || true) objects $b with W=1, $w warnings"
 	done
 	return $bad
 }

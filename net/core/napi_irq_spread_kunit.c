@@ -3,9 +3,8 @@
  * KUnit tests of net core's NAPI IRQ affinity (netif_set_affinity_auto())
  * on a registered netdev whose parent device is on a node of its own: the
  * masks irq_spread gives, and those net core keeps where irq_spread does
- * not place the netdev (its registration failed, or a kernel without it):
- * near the parent's node, and the mask CPU hotplug falls back to never
- * stored as the user's.
+ * not place the netdev (its registration failed): near the parent's node,
+ * and the mask CPU hotplug falls back to never stored as the user's.
  *
  * The parent is on node 2 if it has CPUs, else on the last node with CPUs:
  * on the guest of make check (4 nodes of 4 CPUs), node 2, CPUs 8-11,

@@ -63,10 +63,10 @@ def main():
           "netif_set_affinity_auto()")
     print("gives (cpumask_local_spread(i, node): drivers call it before the "
           "netdev is")
-    print("registered, when its node reads 0, so node 0's CPUs first).  The "
-          "policies: irq_spread under the same")
-    print("call, read from /proc/irq/N/smp_affinity_list after "
-          "# echo <policy> > %s" % dev.policy_file)
+    print("registered, when its node reads 0, so node 0's CPUs first).")
+    print("The policies: irq_spread under the same call, read from "
+          "/proc/irq/N/smp_affinity_list")
+    print("after # echo <policy> > %s" % dev.policy_file)
     placement_table(topo, dev)
 
     write_ok(dev.policy_file, "numa")

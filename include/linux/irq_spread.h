@@ -86,8 +86,10 @@ static inline unsigned int irq_spread_local_cpu(unsigned int i, int node,
  * @apply: for a caller that keeps the masks of the device's interrupts
  *	itself and holds their affinity notifiers, as net core does for the
  *	IRQs of NAPIs (&napi_config.affinity_mask): set the affinity of
- *	vector @vector's interrupt @irq to @mask, as the library would with
- *	irq_set_affinity(), and return 0 or the interrupt core's error.
+ *	vector @vector's interrupt @irq to @mask, as the library would: with
+ *	irq_set_affinity_placed(@irq, @mask, 0) if @placed, else (the
+ *	administrator's mask, given back) irq_set_affinity(); return 0 or
+ *	the interrupt core's error.
  *	With it the library sets no affinity hint and installs no affinity
  *	notifier on an attached interrupt: the caller passes each
  *	notification of its own notifier to irq_spread_dev_notify().  Called
@@ -99,7 +101,7 @@ struct irq_spread_dev_ops {
 	void (*changed)(void *priv, unsigned int vector,
 			const struct cpumask *mask);
 	int (*apply)(void *priv, unsigned int vector, unsigned int irq,
-		     const struct cpumask *mask);
+		     const struct cpumask *mask, bool placed);
 };
 
 /**

@@ -100,8 +100,9 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_show);
  *
  * A header, then one line per attached vector of every device of the
  * system: its Linux interrupt, the device's sysfs path, the device vector
- * number, and the owner of the interrupt's one affinity notifier:
- * "irq_spread" for the vector's own, "other" for anyone else's, "none".
+ * number, and who holds the interrupt's one affinity notifier:
+ * "irq_spread" for the library, "other" for a caller that holds it (net
+ * core, &irq_spread_dev_ops.apply).
  * Changes nothing.
  *
  * Return: 0.
@@ -123,7 +124,7 @@ static int irq_spread_notifiers_show(struct seq_file *m, void *v)
 			if (vec->irq)
 				seq_printf(m, "%u %s %u %s\n", vec->irq,
 					   path ?: "?", i,
-					   irq_spread_vec_notifier(vec));
+					   irq_spread_vec_notifier(sd, vec));
 		}
 		kfree(path);
 		mutex_unlock(&sd->lock);

@@ -103,7 +103,7 @@ static struct irq_spread_vec *irq_spread_vec_alloc(struct irq_spread_dev *sd,
 	INIT_LIST_HEAD(&vec->pool_link);
 	vec->hint[0] = vec->masks;
 	vec->hint[1] = vec->masks + sd->stride;
-	vec->applied = vec->masks + 2 * sd->stride;
+	vec->irq_mask = vec->masks + 2 * sd->stride;
 	vec->admin_mask = vec->masks + 3 * sd->stride;
 	vec->cpus = vec->masks + 4 * sd->stride;
 	vec->before_hotplug = vec->masks + 5 * sd->stride;
@@ -409,6 +409,7 @@ static int irq_spread_dev_add(struct irq_spread_dev *sd)
 	if (ret)
 		goto unlock;
 	sd->nr_active = sd->nr;
+	sd->nr_asked = sd->nr;
 	/* No vector has an interrupt yet: none counts in the load. */
 	irq_spread_dev_load(sd, false, false);
 	irq_spread_dev_eligible(sd, sd->eligible);
@@ -700,7 +701,9 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_vector_cpu);
  * Return: 0; -EINVAL if @sd is %NULL or @nvec is out of range; -ENOMEM; or
  * the interrupt core's error for a vector it refused to move, in which
  * case nothing changed: the placement, the interrupts and the number of
- * vectors in use are as they were.
+ * vectors in use are as they were, until a placement of @nvec vectors is
+ * applied: the next policy or CPUs write, or a CPU coming online that
+ * places the device afresh.
  */
 int irq_spread_dev_set_vectors(struct irq_spread_dev *sd, unsigned int nvec)
 {
@@ -713,6 +716,7 @@ int irq_spread_dev_set_vectors(struct irq_spread_dev *sd, unsigned int nvec)
 		ret = -EINVAL;
 		goto unlock;
 	}
+	sd->nr_asked = nvec;
 	ret = irq_spread_dev_respread(sd, nvec, sd->policy,
 				      IRQ_SPREAD_COMMIT_UNDO);
 unlock:

@@ -48,8 +48,8 @@ struct irq_spread_pool;
  * @hint: two masks, used in turn: the one applied last, which is the
  *	interrupt's affinity hint, and the next one, so that the hint never
  *	changes under the interrupt core
- * @applied: the affinity the library set last, or the one a failed apply
- *	left: a notification of any other mask is the administrator's
+ * @irq_mask: the interrupt's affinity, as last read from the interrupt core
+ *	(irq_spread_vec_placed_at())
  * @admin_mask: the administrator's mask, while @admin
  * @cpus: the vector's CPUs, as irq_spread_dev_vector_mask() gives them: the
  *	administrator's, those of the pool vector that serves it, or those of
@@ -75,7 +75,7 @@ struct irq_spread_vec {
 	unsigned int pool_vector;
 	struct list_head pool_link;
 	unsigned long *hint[2];
-	unsigned long *applied;
+	unsigned long *irq_mask;
 	unsigned long *admin_mask;
 	unsigned long *cpus;
 	unsigned long *before_hotplug;
@@ -97,6 +97,8 @@ struct irq_spread_vec {
  * @nr: number of spread vectors registered
  * @post: number of reserved vectors after them
  * @nr_active: number of spread vectors in use, the first ones
+ * @nr_asked: the number the driver has in use (irq_spread_dev_set_vectors()),
+ *	which @nr_active becomes once a placement of that many is applied
  * @reserved: @pre + @post entries: where each reserved vector goes, as
  *	&irq_spread_dev_info.reserved
  * @ops: the driver's callbacks, or %NULL
@@ -146,6 +148,7 @@ struct irq_spread_dev {
 	unsigned int nr;
 	unsigned int post;
 	unsigned int nr_active;
+	unsigned int nr_asked;
 	int *reserved;
 	const struct irq_spread_dev_ops *ops;
 	void *priv;
@@ -227,27 +230,32 @@ int irq_spread_dev_respread(struct irq_spread_dev *sd, unsigned int nr_active,
  * (KUNIT_STATIC_STUB_REDIRECT()), so that KUnit can test the device layer
  * without interrupts (UML has none that take an affinity) and play the
  * administrator; the affinity notifier, and the aRFS map it keeps.
- * irq_spread_irq_affinity() is in pool.h, as pools use it too.
+ * irq_spread_irq_place() and irq_spread_irq_managed() are in pool.h, as
+ * pools use them too.
  */
 int irq_spread_irq_apply(unsigned int irq, const struct cpumask *mask);
+int irq_spread_irq_affinity(unsigned int irq, const struct cpumask *mask);
 void irq_spread_irq_hint(unsigned int irq, const struct cpumask *hint);
-bool irq_spread_irq_get(unsigned int irq, struct cpumask *dst);
+int irq_spread_irq_get(unsigned int irq, struct cpumask *dst);
+void irq_spread_irq_unplace(unsigned int irq);
 int irq_spread_irq_notifier(unsigned int irq,
 			    struct irq_affinity_notify *notify);
 void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 			   const cpumask_t *mask);
 void irq_spread_vec_notify_release(struct kref *ref);
-const char *irq_spread_vec_notifier(const struct irq_spread_vec *vec);
+const char *irq_spread_vec_notifier(const struct irq_spread_dev *sd,
+				    const struct irq_spread_vec *vec);
 int irq_spread_vec_set(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
-		       const unsigned long *mask, bool hint);
+		       const unsigned long *mask, bool placed);
 void irq_spread_vec_hint(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
 			 const unsigned long *hint);
 int irq_spread_vec_watch(struct irq_spread_dev *sd, unsigned int irq,
 			 struct irq_affinity_notify *notify);
 int irq_spread_vec_apply(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
 			 const unsigned long *mask);
-void irq_spread_vec_read_affinity(struct irq_spread_dev *sd,
-				  struct irq_spread_vec *vec);
+bool irq_spread_vec_placed_at(struct irq_spread_dev *sd,
+			      struct irq_spread_vec *vec,
+			      const unsigned long *mask);
 void irq_spread_vec_rmap(struct irq_spread_dev *sd,
 			 const struct irq_spread_vec *vec);
 

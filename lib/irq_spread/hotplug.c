@@ -409,7 +409,7 @@ void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
 		if (test_bit(cpu, sd->placed_within)) {
 			irq_spread_dev_cpu_back(sd);
 		} else {
-			ret = irq_spread_dev_respread(sd, sd->nr_active,
+			ret = irq_spread_dev_respread(sd, sd->nr_asked,
 						      sd->policy, 0);
 			if (ret)
 				dev_warn(sd->dev, "irq_spread: vectors not placed again: %d\n",

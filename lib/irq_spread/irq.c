@@ -4,23 +4,20 @@
  * detached by the driver; the library's affinity notifier on it; the
  * driver's aRFS reverse map.
  *
- * Each attached interrupt has the library's affinity notifier.  The
- * interrupt core calls it, from a work item, after every
- * irq_set_affinity() of the interrupt: the library's own, and a write to
- * /proc/irq/N/smp_affinity.  The notifier compares what the interrupt has
- * when it runs, not the copy the work took earlier, with the mask the
- * library set last (or, after a failed apply, the one the interrupt kept):
- * anything else is the administrator's, the vector is marked, and no
- * re-spread applies anything to it until a policy is written.  A copy
- * the interrupt no longer has is stale, however the work and the
- * library's applies interleave.  The interrupt core notifies its own
- * fallback when CPU hotplug takes the last online CPU of an interrupt's
- * mask (every online CPU): a mask the library set with no online CPU
- * left is not the administrator's.  A vector not in use cannot be
- * marked.  A re-spread still places the marked vectors, so that a
- * vector's CPUs do not depend on which others the administrator moved.
- * The notifier also keeps the driver's aRFS reverse map in step, as there
- * is only one notifier per interrupt.
+ * The library places an interrupt with irq_set_affinity_placed(): the
+ * interrupt core sets the affinity, then the hint, and marks the interrupt
+ * as placed; a refusal changes nothing.  A write to
+ * /proc/irq/N/smp_affinity makes the interrupt the user's, in the core,
+ * under its lock.  Each attached interrupt has the library's affinity
+ * notifier, called from a work item after every change; it reads the
+ * state the core keeps, and an interrupt that is the user's makes its
+ * vector the administrator's: no re-spread applies anything to it until a
+ * policy is written.  CPU hotplug and the library's own placements leave
+ * the interrupt placed.  A vector not in use cannot be marked.  A
+ * re-spread still places the marked vectors, so that a vector's CPUs do
+ * not depend on which others the administrator moved.  The notifier also
+ * keeps the driver's aRFS reverse map in step, as there is only one
+ * notifier per interrupt.
  *
  * The interrupt core is reached through KUnit static stubs, so that KUnit
  * can test all of it without interrupts and play the administrator.
@@ -34,7 +31,6 @@
 #include <linux/export.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
-#include <linux/irqdesc.h>
 #include <linux/irq_spread.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
@@ -47,26 +43,44 @@
 #include "device.h"
 
 /**
- * irq_spread_irq_apply - set an interrupt's affinity and affinity hint
+ * irq_spread_irq_apply - place an interrupt, with its affinity hint
  * @irq: the interrupt
- * @mask: both; stays valid and unchanged until the next apply or hint
+ * @mask: the affinity and hint; stays valid and unchanged until the next
+ *	apply or hint
  *
- * Return: 0 or the interrupt core's error.  Without SMP there is nothing
- * to place, and nothing fails.
+ * Return: 0 or the interrupt core's error, which leaves affinity, hint
+ * and state as they were.  Without SMP there is nothing to place, and
+ * nothing fails.
  */
 int irq_spread_irq_apply(unsigned int irq, const struct cpumask *mask)
 {
 	KUNIT_STATIC_STUB_REDIRECT(irq_spread_irq_apply, irq, mask);
 	if (!IS_ENABLED(CONFIG_SMP))
 		return 0;
-	return irq_set_affinity_and_hint(irq, mask);
+	return irq_set_affinity_placed(irq, mask, IRQ_PLACE_HINT);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_apply);
 
 /**
- * irq_spread_irq_affinity - set an interrupt's affinity, not its hint
+ * irq_spread_irq_place - place an interrupt, without a hint
  * @irq: the interrupt
  * @mask: the affinity
+ *
+ * Return: 0 or the interrupt core's error, which leaves it as it was.
+ */
+int irq_spread_irq_place(unsigned int irq, const struct cpumask *mask)
+{
+	KUNIT_STATIC_STUB_REDIRECT(irq_spread_irq_place, irq, mask);
+	if (!IS_ENABLED(CONFIG_SMP))
+		return 0;
+	return irq_set_affinity_placed(irq, mask, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_place);
+
+/**
+ * irq_spread_irq_affinity - give an interrupt the administrator's mask
+ * @irq: the interrupt
+ * @mask: the affinity, which the interrupt does not count as placed
  *
  * Return: 0 or the interrupt core's error.
  */
@@ -93,43 +107,56 @@ void irq_spread_irq_hint(unsigned int irq, const struct cpumask *hint)
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_hint);
 
 /**
- * irq_spread_irq_get - read an interrupt's affinity
+ * irq_spread_irq_get - read who set an interrupt's affinity, and to what
  * @irq: the interrupt
- * @dst: where to write it
+ * @dst: where to write the affinity: the mask the interrupt core's
+ *	notification would report now
  *
- * The mask the interrupt core's affinity notification would report now:
- * while a move is pending (an interrupt that moves when it next fires),
- * the pending mask, else the affinity.
- *
- * Return: false, leaving @dst alone, if @irq has no descriptor.
+ * Return: the interrupt's &enum irq_affinity_placement, or -EINVAL,
+ * leaving @dst alone, if @irq has no descriptor.
  */
-bool irq_spread_irq_get(unsigned int irq, struct cpumask *dst)
+int irq_spread_irq_get(unsigned int irq, struct cpumask *dst)
 {
-	struct irq_desc *desc;
-	unsigned long flags;
-
 	KUNIT_STATIC_STUB_REDIRECT(irq_spread_irq_get, irq, dst);
-	desc = irq_to_desc(irq);
-	if (!desc)
-		return false;
-	raw_spin_lock_irqsave(&desc->lock, flags);
-#ifdef CONFIG_GENERIC_PENDING_IRQ
-	if (irqd_is_setaffinity_pending(&desc->irq_data))
-		cpumask_copy(dst, desc->pending_mask);
-	else
-#endif
-		cpumask_copy(dst, irq_data_get_affinity_mask(&desc->irq_data));
-	raw_spin_unlock_irqrestore(&desc->lock, flags);
-	return true;
+	return irq_get_affinity_placement(irq, dst);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_get);
+
+/**
+ * irq_spread_irq_unplace - the library stops placing an interrupt
+ * @irq: the interrupt, which keeps its affinity
+ */
+void irq_spread_irq_unplace(unsigned int irq)
+{
+	KUNIT_STATIC_STUB_REDIRECT(irq_spread_irq_unplace, irq);
+	irq_clear_affinity_placed(irq);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_unplace);
+
+/**
+ * irq_spread_irq_managed - whether the interrupt core manages an interrupt's
+ *	affinity
+ * @irq: the interrupt
+ *
+ * Return: true for a managed interrupt (pci_alloc_irq_vectors_affinity()),
+ * whose affinity is fixed at allocation and moved by the core on hotplug.
+ */
+bool irq_spread_irq_managed(unsigned int irq)
+{
+	struct irq_data *data;
+
+	KUNIT_STATIC_STUB_REDIRECT(irq_spread_irq_managed, irq);
+	data = irq_get_irq_data(irq);
+	return data && irqd_affinity_is_managed(data);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_managed);
 
 /**
  * irq_spread_irq_notifier - install or remove an interrupt's notifier
  * @irq: the interrupt
  * @notify: the library's notifier, or %NULL to remove it
  *
- * An interrupt has one affinity notifier; the library refuses to replace
+ * An interrupt has one affinity notifier; the library does not replace
  * another's (irq_cpu_rmap_add()'s, for one), which would silently stop it.
  *
  * Context: process context, the device's lock not held: removal waits
@@ -140,36 +167,32 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_get);
 int irq_spread_irq_notifier(unsigned int irq,
 			    struct irq_affinity_notify *notify)
 {
-	KUNIT_STATIC_STUB_REDIRECT(irq_spread_irq_notifier, irq, notify);
-#ifdef CONFIG_SMP
-	if (notify) {
-		struct irq_desc *desc = irq_to_desc(irq);
+	int ret;
 
-		if (!desc)
-			return -EINVAL;
-		if (READ_ONCE(desc->affinity_notify)) {
-			pr_warn("IRQ %u has an affinity notifier already (irq_cpu_rmap_add()?): give the rmap to irq_spread instead\n",
-				irq);
-			return -EBUSY;
-		}
-	}
-#endif
-	return irq_set_affinity_notifier(irq, notify);
+	KUNIT_STATIC_STUB_REDIRECT(irq_spread_irq_notifier, irq, notify);
+	if (!notify)
+		return irq_set_affinity_notifier(irq, NULL);
+	ret = irq_add_affinity_notifier(irq, notify);
+	if (ret == -EBUSY)
+		pr_warn("IRQ %u has an affinity notifier already (irq_cpu_rmap_add()?): give the rmap to irq_spread instead\n",
+			irq);
+	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_notifier);
 
 /*
  * Set vector @vec's interrupt to @mask: through the caller's
- * &irq_spread_dev_ops.apply, or the interrupt core's calls, with @mask as
- * the hint too if @hint.  @mask stays valid and unchanged until the next.
+ * &irq_spread_dev_ops.apply, or the interrupt core's calls; placed, with
+ * @mask as the hint too, if @placed, else the administrator's.  @mask
+ * stays valid and unchanged until the next.
  */
 int irq_spread_vec_set(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
-		       const unsigned long *mask, bool hint)
+		       const unsigned long *mask, bool placed)
 {
 	if (irq_spread_dev_caller_applies(sd))
 		return sd->ops->apply(sd->priv, vec->index, vec->irq,
-				      to_cpumask(mask));
-	if (hint)
+				      to_cpumask(mask), placed);
+	if (placed)
 		return irq_spread_irq_apply(vec->irq, to_cpumask(mask));
 	return irq_spread_irq_affinity(vec->irq, to_cpumask(mask));
 }
@@ -195,23 +218,18 @@ int irq_spread_vec_watch(struct irq_spread_dev *sd, unsigned int irq,
 }
 
 /**
- * irq_spread_vec_notifier - whose affinity notifier a vector's interrupt has
+ * irq_spread_vec_notifier - who holds the affinity notifier of a vector's
+ *	interrupt
+ * @sd: the device
  * @vec: the vector, attached
  *
- * Return: "irq_spread" for the vector's own, "other" for anyone else's,
- * "none".  For debugfs: read without the descriptor's lock.
+ * Return: "irq_spread" for the library's own, "other" for a caller that
+ * holds it (&irq_spread_dev_ops.apply).
  */
-const char *irq_spread_vec_notifier(const struct irq_spread_vec *vec)
+const char *irq_spread_vec_notifier(const struct irq_spread_dev *sd,
+				    const struct irq_spread_vec *vec)
 {
-#ifdef CONFIG_SMP
-	const struct irq_desc *desc = irq_to_desc(vec->irq);
-	const struct irq_affinity_notify *notify;
-
-	notify = desc ? READ_ONCE(desc->affinity_notify) : NULL;
-	if (notify)
-		return notify == &vec->notify ? "irq_spread" : "other";
-#endif
-	return "none";
+	return irq_spread_dev_caller_applies(sd) ? "other" : "irq_spread";
 }
 
 /**
@@ -248,31 +266,20 @@ void irq_spread_vec_rmap(struct irq_spread_dev *sd,
 
 /*
  * Whether the administrator moved vector @vec's interrupt, @sd's lock
- * held: what the interrupt has, when it is not what the library set last,
- * is the administrator's: the vector takes it and keeps it until a policy
- * write hands it back, and the driver is told.  @mask is the mask a
- * notification copied, which counts only if the interrupt still has it;
- * %NULL to read what it has without one.
+ * held: an interrupt the interrupt core counts as the user's makes the
+ * vector the administrator's, with the mask it has, until a policy write
+ * hands it back; the driver is told.
  */
 static void irq_spread_vec_check_admin(struct irq_spread_dev *sd,
-				       struct irq_spread_vec *vec,
-				       const cpumask_t *mask)
+				       struct irq_spread_vec *vec)
 {
 	unsigned int n = sd->topo->nr_cpus, k;
 	unsigned long *has = sd->scratch;
 	unsigned long flags;
 
 	lockdep_assert_held(&sd->lock);
-	if (!irq_spread_irq_get(vec->irq, to_cpumask(has)) ||
-	    (mask && !bitmap_equal(cpumask_bits(mask), has, n)) ||
-	    bitmap_equal(has, vec->applied, n))
-		return;
-	/*
-	 * CPU hotplug took the last online CPU of the library's mask: the
-	 * interrupt core fell back to every online CPU and notified it.
-	 */
-	sd->topo->ops->online_cpus(sd->topo, sd->online);
-	if (!bitmap_intersects(vec->applied, sd->online, n))
+	if (irq_spread_irq_get(vec->irq, to_cpumask(has)) != IRQ_PLACEMENT_USER ||
+	    (vec->admin && bitmap_equal(has, vec->admin_mask, n)))
 		return;
 	/* Only a vector in use can be the administrator's. */
 	if (irq_spread_dev_spread_index(sd, vec->index, &k) &&
@@ -282,7 +289,6 @@ static void irq_spread_vec_check_admin(struct irq_spread_dev *sd,
 	vec->admin = true;
 	bitmap_zero(vec->admin_mask, sd->stride * BITS_PER_LONG);
 	bitmap_copy(vec->admin_mask, has, n);
-	bitmap_copy(vec->applied, vec->admin_mask, sd->stride * BITS_PER_LONG);
 	irq_spread_vec_write_begin(sd, &flags);
 	bitmap_copy(vec->cpus, vec->admin_mask, sd->stride * BITS_PER_LONG);
 	vec->has_cpus = true;
@@ -294,14 +300,9 @@ static void irq_spread_vec_check_admin(struct irq_spread_dev *sd,
 }
 
 /*
- * The interrupt core's notification that @notify's interrupt has @mask: the
- * library's own apply, or the administrator's write.
- *
- * The interrupt core copies the mask when its work runs, and this waits
- * for the device's lock after that: an apply of the library's in between
- * makes the copy stale.  So the copy counts only if the interrupt still
- * has it; a stale one is followed by the notification of whatever changed
- * the interrupt since.
+ * The interrupt core's notification that @notify's interrupt changed: the
+ * library's own apply, CPU hotplug, or the administrator's write.  The
+ * state the core keeps tells which, when this runs.
  */
 void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 			   const cpumask_t *mask)
@@ -312,7 +313,7 @@ void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 
 	mutex_lock(&sd->lock);
 	if (!sd->dead && vec->irq)
-		irq_spread_vec_check_admin(sd, vec, mask);
+		irq_spread_vec_check_admin(sd, vec);
 	mutex_unlock(&sd->lock);
 }
 
@@ -338,7 +339,7 @@ void irq_spread_dev_notify(struct irq_spread_dev *sd, unsigned int vector,
 	mutex_lock(&sd->lock);
 	if (!sd->dead && vector < irq_spread_dev_nvec(sd) &&
 	    sd->vec[vector]->irq)
-		irq_spread_vec_check_admin(sd, sd->vec[vector], mask);
+		irq_spread_vec_check_admin(sd, sd->vec[vector]);
 	mutex_unlock(&sd->lock);
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_notify);
@@ -348,35 +349,21 @@ void irq_spread_vec_notify_release(struct kref *ref)
 {
 }
 
-/* Read again what the interrupt has, after it refused an apply. */
-void irq_spread_vec_read_affinity(struct irq_spread_dev *sd,
-				  struct irq_spread_vec *vec)
-{
-	if (!irq_spread_irq_get(vec->irq, to_cpumask(vec->applied)))
-		bitmap_copy(vec->applied, vec->hint[vec->cur],
-			    sd->stride * BITS_PER_LONG);
-}
-
 /*
  * Apply @mask to vector @vec's interrupt, through the hint buffer not in
- * use, which becomes the one in use.  On failure the interrupt keeps its
- * affinity and hint; what the library knows it to have is read again.
+ * use, which becomes the one in use.  On failure the interrupt core left
+ * the interrupt's affinity, hint and state as they were.
  */
 int irq_spread_vec_apply(struct irq_spread_dev *sd,
 			 struct irq_spread_vec *vec,
 			 const unsigned long *mask)
 {
-	unsigned int bits = sd->stride * BITS_PER_LONG;
 	unsigned long *next = vec->hint[!vec->cur];
 	int ret;
 
-	bitmap_copy(next, mask, bits);
+	bitmap_copy(next, mask, sd->stride * BITS_PER_LONG);
 	ret = irq_spread_vec_set(sd, vec, next, true);
 	if (ret) {
-		/* The refused mask is the hint now: put the old one back. */
-		irq_spread_vec_hint(sd, vec, vec->hinted ? vec->hint[vec->cur] :
-						       NULL);
-		irq_spread_vec_read_affinity(sd, vec);
 		dev_warn_ratelimited(sd->dev,
 				     "irq_spread: affinity of IRQ %u not set: %d\n",
 				     vec->irq, ret);
@@ -384,8 +371,23 @@ int irq_spread_vec_apply(struct irq_spread_dev *sd,
 	}
 	vec->cur = !vec->cur;
 	vec->hinted = true;
-	bitmap_copy(vec->applied, next, bits);
 	return 0;
+}
+
+/*
+ * Whether vector @vec's interrupt is placed, with @mask as its affinity,
+ * as the interrupt core has it now (CPU hotplug may have moved it).
+ */
+bool irq_spread_vec_placed_at(struct irq_spread_dev *sd,
+			      struct irq_spread_vec *vec,
+			      const unsigned long *mask)
+{
+	unsigned long *has = vec->irq_mask;
+
+	lockdep_assert_held(&sd->lock);
+	return irq_spread_irq_get(vec->irq, to_cpumask(has)) ==
+	       IRQ_PLACEMENT_PLACED &&
+	       bitmap_equal(has, mask, sd->topo->nr_cpus);
 }
 
 /**
@@ -413,11 +415,12 @@ int irq_spread_vec_apply(struct irq_spread_dev *sd,
  * Context: process context, may sleep.
  * Return: 0; -EINVAL if @sd is %NULL or placement-only
  * (%IRQ_SPREAD_DEV_PLACE_ONLY: a pool's vectors serve it), @vector out of
- * range or @irq 0; -EBUSY if the vector has an interrupt already or the
- * interrupt has
- * another affinity notifier; the interrupt core's error if it refuses the
- * notifier or the mask of a vector not the administrator's.  On error the
- * vector is left without an interrupt and the interrupt as it was.
+ * range, @irq 0 or managed by the interrupt core (its affinity is fixed
+ * at allocation); -EBUSY if the vector has an interrupt already or the
+ * interrupt has another affinity notifier; the interrupt core's error if
+ * it refuses the notifier or the mask of a vector not the administrator's.
+ * On error the vector is left without an interrupt and the interrupt as
+ * it was.
  */
 int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 			  unsigned int irq)
@@ -427,6 +430,11 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 
 	if (!sd || !irq || (sd->flags & IRQ_SPREAD_DEV_PLACE_ONLY))
 		return -EINVAL;
+	if (irq_spread_irq_managed(irq)) {
+		dev_warn(sd->dev, "irq_spread: IRQ %u of vector %u is managed by the interrupt core, not placed\n",
+			 irq, vector);
+		return -EINVAL;
+	}
 	mutex_lock(&sd->lock);
 	if (vector >= irq_spread_dev_nvec(sd)) {
 		mutex_unlock(&sd->lock);
@@ -441,8 +449,6 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	vec->irq = irq;
 	irq_spread_vec_load(sd, vec, true);
 	vec->hinted = false;
-	bitmap_zero(vec->applied, sd->stride * BITS_PER_LONG);
-	irq_spread_vec_read_affinity(sd, vec);
 	mutex_unlock(&sd->lock);
 
 	ret = irq_spread_vec_watch(sd, irq, &vec->notify);
@@ -458,11 +464,7 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	mutex_lock(&sd->lock);
 	ret = 0;
 	if (vec->has_cpus && vec->admin) {
-		if (irq_spread_vec_set(sd, vec, vec->admin_mask, false))
-			irq_spread_vec_read_affinity(sd, vec);
-		else
-			bitmap_copy(vec->applied, vec->admin_mask,
-				    sd->stride * BITS_PER_LONG);
+		irq_spread_vec_set(sd, vec, vec->admin_mask, false);
 	} else if (vec->has_cpus) {
 		ret = irq_spread_vec_apply(sd, vec, vec->cpus);
 	}
@@ -486,8 +488,9 @@ EXPORT_SYMBOL_GPL(irq_spread_dev_attach);
  * @sd: the device
  * @vector: the device vector number
  *
- * Removes the interrupt's affinity hint and the library's notifier; the
- * interrupt keeps its affinity, the vector its placement.  A vector the
+ * Removes the interrupt's affinity hint and the library's notifier, and
+ * the interrupt is no longer placed; it keeps its affinity, the vector
+ * its placement.  A vector the
  * administrator had set stays the administrator's, and so does one whose
  * interrupt the administrator set without the notification being
  * delivered yet: the next interrupt attached to it gets the
@@ -522,9 +525,10 @@ void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector)
 	irq_spread_vec_watch(sd, irq, NULL);
 	mutex_lock(&sd->lock);
 	if (vec->irq == irq) {
-		irq_spread_vec_check_admin(sd, vec, NULL);
+		irq_spread_vec_check_admin(sd, vec);
 		if (vec->hinted)
 			irq_spread_vec_hint(sd, vec, NULL);
+		irq_spread_irq_unplace(irq);
 		vec->hinted = false;
 		irq_spread_vec_load(sd, vec, false);
 		vec->irq = 0;

@@ -347,7 +347,6 @@ static void irq_spread_vec_undo(struct irq_spread_dev *sd,
 				struct irq_spread_vec *vec,
 				const struct irq_spread_vec_undo *old)
 {
-	unsigned int bits = sd->stride * BITS_PER_LONG;
 	int ret = 0;
 
 	if (!old->hinted) {
@@ -363,14 +362,9 @@ static void irq_spread_vec_undo(struct irq_spread_dev *sd,
 		irq_spread_vec_hint(sd, vec, vec->hint[vec->cur]);
 		vec->hinted = true;
 	}
-	if (!ret)
-		bitmap_copy(vec->applied, vec->hint[vec->cur], bits);
-	if (!ret && old->admin) {
+	if (!ret && old->admin)
 		ret = irq_spread_vec_set(sd, vec, vec->admin_mask, false);
-		bitmap_copy(vec->applied, vec->admin_mask, bits);
-	}
 	if (ret) {
-		irq_spread_vec_read_affinity(sd, vec);
 		dev_warn(sd->dev, "irq_spread: IRQ %u not moved back: %d\n",
 			 vec->irq, ret);
 	}
@@ -406,7 +400,7 @@ static int irq_spread_dev_commit_one(struct irq_spread_dev *sd, unsigned int v,
 		return 0;
 	if (!all && vec->hinted && !old->admin &&
 	    bitmap_equal(vec->hint[vec->cur], sd->scratch, n) &&
-	    bitmap_equal(vec->applied, sd->scratch, n))
+	    irq_spread_vec_placed_at(sd, vec, sd->scratch))
 		return 0;
 	ret = irq_spread_vec_apply(sd, vec, sd->scratch);
 	if (!ret)

@@ -746,8 +746,8 @@ static int irq_spread_pool_apply(struct irq_spread_pool *pool, unsigned int v)
 {
 	int ret;
 
-	ret = irq_spread_irq_affinity(pool->vec[v].irq,
-				      to_cpumask(irq_spread_pool_mask(pool, v)));
+	ret = irq_spread_irq_place(pool->vec[v].irq,
+				   to_cpumask(irq_spread_pool_mask(pool, v)));
 	if (ret)
 		pr_warn_ratelimited("pool %s: affinity of IRQ %u not set: %d\n",
 				    pool->info.name, pool->vec[v].irq, ret);
@@ -787,7 +787,13 @@ static int irq_spread_pool_request(struct irq_spread_pool *pool,
 	ret = pool->info.ops->request(pool->info.priv,
 				      pool->info.first_vector + v,
 				      to_cpumask(mask));
-	if (ret >= 0) {
+	if (ret >= 0 && irq_spread_irq_managed(ret)) {
+		pr_warn("pool %s: IRQ %d of vector %u is managed by the interrupt core, not placed\n",
+			pool->info.name, ret, pool->info.first_vector + v);
+		pool->info.ops->release(pool->info.priv,
+					pool->info.first_vector + v, ret);
+		ret = -EINVAL;
+	} else if (ret >= 0) {
 		pool->vec[v].irq = ret;
 		ret = irq_spread_pool_apply(pool, v);
 		if (ret)

@@ -213,7 +213,8 @@ void irq_spread_pool_give_back(struct irq_spread_pool *pool, unsigned int v);
  * whose vectors a pool serves (device_pool.c).  A pool sees a device
  * only through these: it never takes a device's lock itself.
  */
-int irq_spread_irq_affinity(unsigned int irq, const struct cpumask *mask);
+int irq_spread_irq_place(unsigned int irq, const struct cpumask *mask);
+bool irq_spread_irq_managed(unsigned int irq);
 bool irq_spread_dev_on(const struct irq_spread_dev *sd,
 		       const struct irq_spread_topology *topo);
 void irq_spread_dev_owner_state(struct irq_spread_dev *owner,

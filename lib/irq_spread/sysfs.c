@@ -74,7 +74,7 @@ int irq_spread_dev_set_policy(struct irq_spread_dev *sd,
 	if (!sd || (unsigned int)policy >= IRQ_SPREAD_NR_POLICIES)
 		return -EINVAL;
 	mutex_lock(&sd->lock);
-	ret = irq_spread_dev_respread(sd, sd->nr_active, policy,
+	ret = irq_spread_dev_respread(sd, sd->nr_asked, policy,
 				      IRQ_SPREAD_COMMIT_RESET |
 				      IRQ_SPREAD_COMMIT_UNDO);
 	if (!ret)
@@ -136,7 +136,7 @@ int irq_spread_dev_set_cpu_bits(struct irq_spread_dev *sd,
 	bitmap_complement(sd->exclude, cpus, n);
 	bitmap_clear(sd->exclude, n, bits - n);
 	sd->restricted = !bitmap_empty(sd->exclude, n);
-	ret = irq_spread_dev_respread(sd, sd->nr_active, sd->policy,
+	ret = irq_spread_dev_respread(sd, sd->nr_asked, sd->policy,
 				      IRQ_SPREAD_COMMIT_UNDO);
 	if (ret) {
 		bitmap_copy(sd->exclude, old, bits);

@@ -44,10 +44,11 @@
 /*
  * The library moves index @k: the config first, which napi_enable() may
  * apply meanwhile.  A mask the interrupt core refuses stays in the config:
- * napi_enable() then applies it in vain, as the library did.
+ * napi_enable() then applies it in vain, as the library did.  The IRQ is
+ * placed, or given back the user's mask.
  */
 static int napi_irq_spread_apply(void *priv, unsigned int k, unsigned int irq,
-				 const struct cpumask *mask)
+				 const struct cpumask *mask, bool placed)
 {
 	struct net_device *dev = priv;
 
@@ -55,6 +56,8 @@ static int napi_irq_spread_apply(void *priv, unsigned int k, unsigned int irq,
 	/* Without SMP there is nothing to place, and nothing fails. */
 	if (!IS_ENABLED(CONFIG_SMP))
 		return 0;
+	if (placed)
+		return irq_set_affinity_placed(irq, mask, 0);
 	return irq_set_affinity(irq, mask);
 }
 

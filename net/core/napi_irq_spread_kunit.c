@@ -162,9 +162,9 @@ static int napi_test_poll(struct napi_struct *napi, int budget)
 /*
  * Without irq_spread, the interrupt core's notification that CPU hotplug
  * broke index 0's affinity (its CPU went offline; the interrupt fell back
- * to every online CPU) leaves the stored mask alone, and the CPU's return
- * finds it; a notification while a CPU of the mask is online, a user's
- * write, is stored.
+ * to every online CPU, and the notification's reason is CPU hotplug)
+ * leaves the stored mask alone, and the CPU's return finds it; a user's
+ * write is stored.
  */
 static void irq_spread_test_napi_hotplug_fallback(struct kunit *test)
 {
@@ -189,6 +189,8 @@ static void irq_spread_test_napi_hotplug_fallback(struct kunit *test)
 	other = cpumask_first(&t->dev->napi_config[1].affinity_mask);
 	KUNIT_ASSERT_NE(test, cpu, 0);
 	KUNIT_ASSERT_EQ(test, remove_cpu(cpu), 0);
+	/* What the interrupt core notifies when hotplug breaks the mask. */
+	t->napi.notify.reasons = BIT(IRQ_AFFINITY_HOTPLUG);
 	t->napi.notify.notify(&t->napi.notify, cpu_online_mask);
 	KUNIT_EXPECT_TRUE_MSG(test, cpumask_equal(stored, cpumask_of(cpu)),
 			      "stored %*pbl, CPU %u offline",
@@ -196,6 +198,8 @@ static void irq_spread_test_napi_hotplug_fallback(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
 	KUNIT_EXPECT_TRUE(test, cpumask_equal(stored, cpumask_of(cpu)));
 
+	/* And after a write of the user's. */
+	t->napi.notify.reasons = BIT(IRQ_AFFINITY_USER);
 	t->napi.notify.notify(&t->napi.notify, cpumask_of(other));
 	KUNIT_EXPECT_TRUE_MSG(test, cpumask_equal(stored, cpumask_of(other)),
 			      "stored %*pbl, written %u",

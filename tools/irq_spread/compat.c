@@ -18,9 +18,14 @@ struct dentry *irq_spread_pool_dir;
  * The rest of the library, which the tool does not build (pool.h): pools
  * set no interrupt here, and have no owner and serve no device.
  */
-int irq_spread_irq_affinity(unsigned int irq, const struct cpumask *mask)
+int irq_spread_irq_place(unsigned int irq, const struct cpumask *mask)
 {
 	return 0;
+}
+
+bool irq_spread_irq_managed(unsigned int irq)
+{
+	return false;
 }
 
 bool irq_spread_dev_on(const struct irq_spread_dev *sd,

@@ -254,7 +254,8 @@ static struct nsim_irq_pool *nsim_irq_pool_get(struct nsim_dev *nsim_dev)
 		return ERR_PTR(-ENOMEM);
 	snprintf(name, sizeof(name), "nsim%upool",
 		 nsim_dev->nsim_bus_dev->dev.id);
-	pool->dom = nsim_irq_dom_create(name, info.nr_vectors);
+	pool->dom = nsim_irq_dom_create(name, info.nr_vectors,
+					nsim_dev->irq_fail);
 	if (!pool->dom) {
 		err = -ENOMEM;
 		goto err_free;
@@ -345,7 +346,8 @@ int nsim_irqs_init(struct netdevsim *ns)
 		snprintf(name, sizeof(name), "nsim%up%u",
 			 ns->nsim_bus_dev->dev.id,
 			 ns->nsim_dev_port->port_index);
-		irqs->dom = nsim_irq_dom_create(name, nvec);
+		irqs->dom = nsim_irq_dom_create(name, nvec,
+						ns->nsim_dev->irq_fail);
 		if (!irqs->dom) {
 			err = -ENOMEM;
 			goto err_free;

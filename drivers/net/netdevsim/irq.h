@@ -3,6 +3,7 @@
 #ifndef _NETDEVSIM_IRQ_H
 #define _NETDEVSIM_IRQ_H
 
+#include <linux/cpumask.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -14,10 +15,20 @@ struct netdevsim;
 struct nsim_rq;
 struct page;
 
+/* irq_fail.c: the fail_irq_affinity knob of a device */
+struct nsim_irq_fail {
+	raw_spinlock_t lock;	/* protects cpus, taken under desc->lock */
+	cpumask_var_t cpus;	/* CPUs that have no vector left */
+};
+
+int nsim_irq_fail_cpu(struct nsim_irq_fail *fail, const struct cpumask *mask,
+		      bool force);
+
 /* irqchip.c: interrupt lines of a simulated irq domain */
 struct nsim_irq_line {
 	unsigned int irq;	/* the Linux IRQ, 0 while not mapped */
 	unsigned int cpu;	/* the CPU it is raised on */
+	struct nsim_irq_fail *fail;	/* the device's knob */
 };
 
 struct nsim_irq_dom {
@@ -27,7 +38,8 @@ struct nsim_irq_dom {
 	struct nsim_irq_line line[] __counted_by(nr);
 };
 
-struct nsim_irq_dom *nsim_irq_dom_create(const char *name, unsigned int nr);
+struct nsim_irq_dom *nsim_irq_dom_create(const char *name, unsigned int nr,
+					 struct nsim_irq_fail *fail);
 void nsim_irq_dom_destroy(struct nsim_irq_dom *dom);
 int nsim_irq_dom_map(struct nsim_irq_dom *dom, unsigned int hwirq);
 void nsim_irq_dom_unmap(struct nsim_irq_dom *dom, unsigned int hwirq);

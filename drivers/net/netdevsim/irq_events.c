@@ -63,7 +63,7 @@ int nsim_irq_events_init(struct nsim_dev *nsim_dev)
 		return -ENOMEM;
 	ev->nr = info.nr_vectors;
 	snprintf(name, sizeof(name), "nsim%uev", bus_dev->dev.id);
-	ev->dom = nsim_irq_dom_create(name, ev->nr);
+	ev->dom = nsim_irq_dom_create(name, ev->nr, nsim_dev->irq_fail);
 	if (!ev->dom) {
 		err = -ENOMEM;
 		goto err_free;

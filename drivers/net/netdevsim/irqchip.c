@@ -13,15 +13,12 @@ static int nsim_irq_set_affinity(struct irq_data *d,
 				 const struct cpumask *mask, bool force)
 {
 	struct nsim_irq_line *line = irq_data_get_irq_chip_data(d);
-	unsigned int cpu;
+	int cpu;
 
-	/* force is for CPUs coming online, not yet in cpu_online_mask. */
-	if (force)
-		cpu = cpumask_first(mask);
-	else
-		cpu = cpumask_first_and(mask, cpu_online_mask);
-	if (cpu >= nr_cpu_ids)
-		return -EINVAL;
+	/* Refused as x86 refuses when the mask's CPUs have no vector left. */
+	cpu = nsim_irq_fail_cpu(line->fail, mask, force);
+	if (cpu < 0)
+		return cpu;
 
 	WRITE_ONCE(line->cpu, cpu);
 	irq_data_update_effective_affinity(d, cpumask_of(cpu));
@@ -59,7 +56,8 @@ void nsim_irq_dom_destroy(struct nsim_irq_dom *dom)
 	kfree(dom);
 }
 
-struct nsim_irq_dom *nsim_irq_dom_create(const char *name, unsigned int nr)
+struct nsim_irq_dom *nsim_irq_dom_create(const char *name, unsigned int nr,
+					 struct nsim_irq_fail *fail)
 {
 	struct nsim_irq_dom *dom;
 	unsigned int i;
@@ -68,8 +66,10 @@ struct nsim_irq_dom *nsim_irq_dom_create(const char *name, unsigned int nr)
 	if (!dom)
 		return NULL;
 	dom->nr = nr;
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		dom->line[i].cpu = cpumask_first(cpu_online_mask);
+		dom->line[i].fail = fail;
+	}
 
 	dom->fwnode = irq_domain_alloc_named_fwnode(name);
 	if (dom->fwnode)

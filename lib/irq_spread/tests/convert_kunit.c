@@ -581,14 +581,19 @@ static void conv_hint(unsigned int irq, const struct cpumask *hint)
 }
 
 /* No descriptor: the library takes its hint for the current affinity. */
-static bool conv_get(unsigned int irq, struct cpumask *dst)
+static int conv_get(unsigned int irq, struct cpumask *dst)
 {
-	return false;
+	return -EINVAL;
 }
 
 static int conv_notifier(unsigned int irq, struct irq_affinity_notify *notify)
 {
 	return 0;
+}
+
+static bool conv_managed(unsigned int irq)
+{
+	return false;
 }
 
 /* Register the device as the converted driver does, under its default. */
@@ -685,9 +690,11 @@ static void irq_spread_test_convert(struct kunit *test)
 
 	kunit_activate_static_stub(test, irq_spread_irq_apply, conv_apply);
 	kunit_activate_static_stub(test, irq_spread_irq_affinity, conv_apply);
+	kunit_activate_static_stub(test, irq_spread_irq_place, conv_apply);
 	kunit_activate_static_stub(test, irq_spread_irq_hint, conv_hint);
 	kunit_activate_static_stub(test, irq_spread_irq_get, conv_get);
 	kunit_activate_static_stub(test, irq_spread_irq_notifier, conv_notifier);
+	kunit_activate_static_stub(test, irq_spread_irq_managed, conv_managed);
 	sd = conv_register(test, ct);
 
 	/* For irq_spread_dev_vector_mask(): a cpumask, and the machine's CPUs. */
@@ -883,10 +890,12 @@ static void irq_spread_test_convert_sf(struct kunit *test)
 	test->priv = ct;
 	kunit_activate_static_stub(test, irq_spread_irq_affinity,
 				   conv_sf_affinity);
+	kunit_activate_static_stub(test, irq_spread_irq_place, conv_sf_affinity);
 	kunit_activate_static_stub(test, irq_spread_irq_apply, conv_apply);
 	kunit_activate_static_stub(test, irq_spread_irq_hint, conv_hint);
 	kunit_activate_static_stub(test, irq_spread_irq_get, conv_get);
 	kunit_activate_static_stub(test, irq_spread_irq_notifier, conv_notifier);
+	kunit_activate_static_stub(test, irq_spread_irq_managed, conv_managed);
 	pf = conv_sf_register(test, t, c->node, n, 0, "irq_spread_conv_pf");
 	for (k = 0; k < ct->nvec; k++)
 		KUNIT_ASSERT_EQ(test, irq_spread_dev_attach(pf, k,

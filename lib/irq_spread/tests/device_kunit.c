@@ -92,6 +92,7 @@ struct fake_irq {
 	bool pending;
 	unsigned int sets;
 	bool foreign;
+	int state;
 };
 
 /**
@@ -110,6 +111,7 @@ struct fake_call {
  * @dev: the device
  * @irq: the fake interrupts
  * @fail_irq: the interrupt whose affinity cannot be set, or 0
+ * @managed_irq: the interrupt the interrupt core manages, or 0
  * @alias_irq: an interrupt number of the running machine that stands for
  *	the last fake interrupt, or 0
  * @calls: the calls of the changed callback, in order
@@ -121,6 +123,7 @@ struct dev_test {
 	struct device *dev;
 	struct fake_irq irq[FAKE_MAX_IRQS];
 	unsigned int fail_irq;
+	unsigned int managed_irq;
 	unsigned int alias_irq;
 	struct fake_call calls[FAKE_CALLS];
 	unsigned int nr_calls;
@@ -144,24 +147,59 @@ static struct fake_irq *fake_irq(unsigned int irq)
 	return &cur_test()->irq[0];
 }
 
-/* As irq_set_affinity(): refused or not, the notifier is called. */
+/*
+ * As irq_set_affinity(): a refusal changes nothing and is not notified;
+ * the state of the interrupt stays as it is.
+ */
 static int fake_affinity(unsigned int irq, const struct cpumask *mask)
 {
 	struct fake_irq *f = fake_irq(irq);
 
-	f->pending = true;
 	if (irq == cur_test()->fail_irq)
 		return -EIO;
+	f->pending = true;
 	f->aff = cpumask_bits(mask)[0];
 	f->sets++;
 	return 0;
 }
 
-/* As irq_set_affinity_and_hint(): the hint, then the affinity. */
+/*
+ * As irq_set_affinity_placed(..., IRQ_PLACE_HINT): the affinity, and only
+ * if it was set, the hint and the placed state.
+ */
 static int fake_apply(unsigned int irq, const struct cpumask *mask)
 {
-	fake_irq(irq)->hint = mask;
-	return fake_affinity(irq, mask);
+	int ret = fake_affinity(irq, mask);
+
+	if (!ret) {
+		fake_irq(irq)->hint = mask;
+		fake_irq(irq)->state = IRQ_PLACEMENT_PLACED;
+	}
+	return ret;
+}
+
+/* As irq_set_affinity_placed(..., 0). */
+static int fake_place(unsigned int irq, const struct cpumask *mask)
+{
+	int ret = fake_affinity(irq, mask);
+
+	if (!ret)
+		fake_irq(irq)->state = IRQ_PLACEMENT_PLACED;
+	return ret;
+}
+
+/* As irq_clear_affinity_placed(). */
+static void fake_unplace(unsigned int irq)
+{
+	struct fake_irq *f = fake_irq(irq);
+
+	if (f->state == IRQ_PLACEMENT_PLACED)
+		f->state = IRQ_PLACEMENT_NONE;
+}
+
+static bool fake_managed(unsigned int irq)
+{
+	return irq == cur_test()->managed_irq;
 }
 
 static void fake_hint(unsigned int irq, const struct cpumask *hint)
@@ -169,11 +207,11 @@ static void fake_hint(unsigned int irq, const struct cpumask *hint)
 	fake_irq(irq)->hint = hint;
 }
 
-static bool fake_get(unsigned int irq, struct cpumask *dst)
+static int fake_get(unsigned int irq, struct cpumask *dst)
 {
 	cpumask_clear(dst);
 	cpumask_bits(dst)[0] = fake_irq(irq)->aff;
-	return true;
+	return fake_irq(irq)->state;
 }
 
 static int fake_notifier(unsigned int irq, struct irq_affinity_notify *notify)
@@ -216,6 +254,7 @@ static void admin_set(struct kunit *test, unsigned int i, unsigned long cpus)
 
 	fake_notify(test);
 	t->irq[i].aff = cpus;
+	t->irq[i].state = IRQ_PLACEMENT_USER;
 	t->irq[i].pending = true;
 	fake_notify(test);
 }
@@ -280,6 +319,9 @@ static int dev_test_init(struct kunit *test)
 	kunit_activate_static_stub(test, irq_spread_irq_hint, fake_hint);
 	kunit_activate_static_stub(test, irq_spread_irq_get, fake_get);
 	kunit_activate_static_stub(test, irq_spread_irq_notifier, fake_notifier);
+	kunit_activate_static_stub(test, irq_spread_irq_place, fake_place);
+	kunit_activate_static_stub(test, irq_spread_irq_unplace, fake_unplace);
+	kunit_activate_static_stub(test, irq_spread_irq_managed, fake_managed);
 	return 0;
 }
 
@@ -809,6 +851,9 @@ static void irq_spread_test_dev_register_system(struct kunit *test)
 	kunit_deactivate_static_stub(test, irq_spread_irq_hint);
 	kunit_deactivate_static_stub(test, irq_spread_irq_get);
 	kunit_deactivate_static_stub(test, irq_spread_irq_notifier);
+	kunit_deactivate_static_stub(test, irq_spread_irq_place);
+	kunit_deactivate_static_stub(test, irq_spread_irq_unplace);
+	kunit_deactivate_static_stub(test, irq_spread_irq_managed);
 	sd = irq_spread_dev_register(&info);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
 	/* Counted once an interrupt is attached. */
@@ -988,6 +1033,13 @@ static void irq_spread_test_dev_calls_bad(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, t->irq[2].hint);
 	KUNIT_EXPECT_NULL(test, t->irq[2].notify);
 	t->fail_irq = 0;
+	/* A managed interrupt is the interrupt core's: refused, untouched. */
+	t->managed_irq = FAKE_IRQ_BASE + 3;
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 3, FAKE_IRQ_BASE + 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, t->irq[3].sets, 0);
+	KUNIT_EXPECT_NULL(test, t->irq[3].hint);
+	KUNIT_EXPECT_NULL(test, t->irq[3].notify);
+	t->managed_irq = 0;
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 2, FAKE_IRQ_BASE + 2), 0);
 
 	KUNIT_EXPECT_EQ(test, sd->nr_active, 4);
@@ -1115,7 +1167,16 @@ static void irq_spread_test_dev_set_vectors_fails(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, sd->vec[0]->admin);
 	KUNIT_EXPECT_FALSE(test, sd->vec[1]->admin);
 
+	/* The next policy write places the 2 the driver has in use. */
 	t->fail_irq = 0;
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa-core"), 9);
+	KUNIT_EXPECT_EQ(test, sd->nr_active, 2);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 2), "0-1;2-3");
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test),
+			   "numa-core 0 100 spread active 0-1\n"
+			   "numa-core 1 101 spread active 2-3\n"
+			   "numa-core 2 102 spread inactive -\n"
+			   "numa-core 3 103 spread inactive -\n");
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 2), 0);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 2), "0-1;2-3");
 }
@@ -1399,12 +1460,12 @@ static void irq_spread_test_dev_register_class_fails(struct kunit *test)
 
 /* As net core: set the interrupt as irq_set_affinity() does, count it. */
 static int fake_caller_apply(void *priv, unsigned int vector, unsigned int irq,
-			     const struct cpumask *mask)
+			     const struct cpumask *mask, bool placed)
 {
 	struct dev_test *t = priv;
 
 	t->applies++;
-	return fake_affinity(irq, mask);
+	return placed ? fake_place(irq, mask) : fake_affinity(irq, mask);
 }
 
 static const struct irq_spread_dev_ops fake_caller_ops = {
@@ -1460,6 +1521,7 @@ static void irq_spread_test_dev_caller_applies(struct kunit *test)
 
 	/* The administrator writes CPU 6 to vector 1's interrupt. */
 	t->irq[1].aff = BIT(6);
+	t->irq[1].state = IRQ_PLACEMENT_USER;
 	caller_notify(test, sd, 1);
 	KUNIT_EXPECT_TRUE(test, irq_spread_dev_vector_admin(sd, 1));
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:6");
@@ -1505,6 +1567,7 @@ static void irq_spread_test_dev_detach_unnotified(struct kunit *test)
 	fake_notify(test);
 	dev_calls(test, sd);
 	t->irq[1].aff = BIT(6);
+	t->irq[1].state = IRQ_PLACEMENT_USER;
 	t->irq[1].pending = true;
 	irq_spread_dev_detach(sd, 1);
 	irq_spread_dev_detach(sd, 2);
@@ -1516,9 +1579,14 @@ static void irq_spread_test_dev_detach_unnotified(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_cpu(sd, 2), 2);
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:6");
 
-	/* Requested again, on every CPU: the administrator's CPU for 1. */
+	/*
+	 * Freed and requested again, on every CPU and nobody's: the
+	 * administrator's CPU for 1.
+	 */
 	t->irq[1].aff = GENMASK(FAKE_NR_CPUS - 1, 0);
 	t->irq[2].aff = GENMASK(FAKE_NR_CPUS - 1, 0);
+	t->irq[1].state = IRQ_PLACEMENT_NONE;
+	t->irq[2].state = IRQ_PLACEMENT_NONE;
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 1, FAKE_IRQ_BASE + 1), 0);
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 2, FAKE_IRQ_BASE + 2), 0);
 	fake_notify(test);
@@ -1566,10 +1634,11 @@ static void irq_spread_test_dev_kernel_moves(struct kunit *test)
 	fake_notify(test);
 	/*
 	 * Vector 3 back in use, placed.  Vector 2's move was the interrupt
-	 * core's, which the library neither saw nor took for the
-	 * administrator's: a policy write applies it again.
+	 * core's, which the library did not take for the administrator's:
+	 * the placement compares with what the interrupt has, and puts it
+	 * back.
 	 */
-	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;6;3");
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;2;3");
 	KUNIT_EXPECT_FALSE(test, sd->vec[2]->admin);
 	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa"), 4);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;2;3");

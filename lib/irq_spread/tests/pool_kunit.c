@@ -111,11 +111,13 @@ struct consumer_irq {
  * @sets: affinities the pool set on them
  * @consumer: the %CONSUMER_IRQS interrupts from CONSUMER_IRQ_BASE, which
  *	registered devices' vectors are attached to; not counted in @sets
+ * @managed_irq: the interrupt the interrupt core manages, or 0
  */
 struct pool_test {
 	unsigned long aff[POOL_TEST_IRQS];
 	unsigned int sets;
 	struct consumer_irq consumer[CONSUMER_IRQS];
+	unsigned int managed_irq;
 };
 
 /* Fake interrupt @irq of a registered device; %NULL if it is none. */
@@ -146,16 +148,19 @@ static void consumer_hint(unsigned int irq, const struct cpumask *hint)
 {
 }
 
-/* The affinity set last, as irq_spread_irq_get() reads it. */
-static bool consumer_get(unsigned int irq, struct cpumask *dst)
+/*
+ * The affinity set last, as irq_spread_irq_get() reads it; no test here
+ * plays the administrator, so the library placed it.
+ */
+static int consumer_get(unsigned int irq, struct cpumask *dst)
 {
 	struct consumer_irq *f = consumer_irq(irq);
 
 	if (!f)
-		return false;
+		return -EINVAL;
 	cpumask_clear(dst);
 	cpumask_bits(dst)[0] = f->aff;
-	return true;
+	return IRQ_PLACEMENT_PLACED;
 }
 
 /* Installs or removes the notifier; no test here delivers one. */
@@ -188,12 +193,24 @@ static int pool_test_affinity(unsigned int irq, const struct cpumask *mask)
 	return 0;
 }
 
+/* The one fake interrupt the interrupt core manages, if any. */
+static bool pool_test_managed(unsigned int irq)
+{
+	struct pool_test *pt = kunit_get_current_test()->priv;
+
+	return irq && irq == pt->managed_irq;
+}
+
 static int pool_test_init(struct kunit *test)
 {
 	test->priv = kunit_kzalloc(test, sizeof(struct pool_test), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, test->priv);
 	kunit_activate_static_stub(test, irq_spread_irq_affinity,
 				   pool_test_affinity);
+	kunit_activate_static_stub(test, irq_spread_irq_place,
+				   pool_test_affinity);
+	kunit_activate_static_stub(test, irq_spread_irq_managed,
+				   pool_test_managed);
 	/* Before any device is registered: undone after its unregistration. */
 	kunit_activate_static_stub(test, irq_spread_irq_apply, consumer_apply);
 	kunit_activate_static_stub(test, irq_spread_irq_hint, consumer_hint);
@@ -597,6 +614,7 @@ static void irq_spread_pool_test_release(struct kunit *test)
 static void irq_spread_pool_test_request_fails(struct kunit *test)
 {
 	static const struct pool_params p = { 0, NUMA, 4 };
+	struct pool_test *pt = test->priv;
 	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_xeon);
 	struct pool_dev *dev = pool_dev_new(test);
 	struct irq_spread_pool *pool = pool_new(test, t, dev, 0, &p);
@@ -631,10 +649,20 @@ static void irq_spread_pool_test_request_fails(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(pool_mask(pool, 1),
 					     t->topo.nr_cpus));
 
+	/* A managed interrupt: released at once, the pool as it was. */
 	dev->fail = 0;
+	pt->managed_irq = TEST_IRQ_BASE + 1;
+	KUNIT_EXPECT_EQ(test, pool_get(test, t, pool, "14", buf, sizeof(buf)),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, pool_show(test, pool), before);
+	KUNIT_EXPECT_MEMEQ(test, t->topo.load, load, size);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->releases), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->errors), 0);
+	pt->managed_irq = 0;
+
 	vecs[1] = pool_get(test, t, pool, "14", buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "1:14");
-	KUNIT_EXPECT_EQ(test, atomic_read(&dev->requests), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->requests), 3);
 	pool_put_all(test, t, dev, pool, vecs, ARRAY_SIZE(vecs));
 }
 

@@ -11,7 +11,9 @@
 # a queue not in use is not the admin's: the queue gets the policy's CPUs
 # back with ethtool -L; nor is the IRQ core's own move of a queue not in
 # use off a CPU going offline.  No queue's IRQ has an affinity hint (net
-# core sets none), in use or not.
+# core sets none), in use or not.  /proc/irq/N/affinity_placement shows
+# the written IRQ as the user's, the others as placed, and all of them
+# placed once the policy is written.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
@@ -79,6 +81,8 @@ def test(t):
     cpu = max(topo.eligible() - dev.affinity(1))
     dev.set_affinity(1, [cpu])
     t.result(dev.wait_state(1, "admin"), "admin write marks queue 1 admin")
+    t.eq(dev.placements(), ["placed", "user", "placed", "placed"],
+         "admin write: the interrupt core counts queue 1's IRQ as the user's")
     step("admin")
     before = dev.state()
     for _ in range(3):
@@ -149,6 +153,8 @@ def test(t):
     # The same policy again: every vector back to the policy.
     t.eq(write(dev.policy_file, policy), 0, "write the policy again")
     check_placement(t, dev, want("policy written"), "policy written")
+    t.eq(dev.placements(), ["placed"] * queues,
+         "policy written: every IRQ placed by the kernel again")
     check_rules(t, topo, dev, policy, "policy written")
 
 

@@ -3,15 +3,19 @@
 #
 # Churn: a mask the kernel set is never taken for the administrator's.
 # Three devices, with no write to any /proc/irq/N/smp_affinity, go through
-# CYCLES CPU hotplug cycles (offline and online of a CPU other than 0 that
-# holds one of their vectors, the next such CPU each time) interleaved with
-# policy writes: one while the CPU is offline every third cycle, and right
-# after each online two to each device in a row, without waiting.  The
-# library's own applies and hotplug moves notify the affinity notifier
-# (net core's, which passes each notification on to the library) from a
-# work item, which may run after the library applied something else; no
-# vector may be marked admin for it, at the start of any cycle nor after
-# the last one.  After the cycles the library still places every IRQ:
+# $IRQ_SPREAD_CHURN_CYCLES (default 300) CPU hotplug cycles (offline and
+# online of a CPU other than 0 that holds one of their vectors, the next
+# such CPU each time) interleaved with policy writes: one while the CPU is
+# offline every third cycle, and right after each online two to each
+# device in a row, without waiting.  The library's own applies and hotplug
+# moves notify the affinity notifier (net core's, which passes each
+# notification on to the library) from a work item, which may run after
+# the library applied something else; no vector may be marked admin for
+# it, and no IRQ of theirs may be the user's in the interrupt core's
+# /proc/irq/N/affinity_placement, at the start of any cycle nor after the
+# last one.  A fourth device, on CPU 0, whose queue IRQ the user wrote
+# before the cycles and which gets no policy write, keeps the user's mask,
+# its state user and its row admin through every cycle.  After the cycles the library still places every IRQ:
 # each queue's debugfs row is active, with its IRQ and the IRQ's
 # affinity, and no IRQ has an affinity hint (net core sets none); a
 # policy write still places every vector by the policy's rules.
@@ -20,7 +24,7 @@
 irq_spread_python <<'PY'
 from irq_spread_lib import *
 
-CYCLES = 200
+CYCLES = int(os.environ.get("IRQ_SPREAD_CHURN_CYCLES", "300"))
 
 # The guest, devices on nodes 1, 2, 3 (CPUs 4-7, 8-11, 12-15), 4 queues
 # each.  After the cycles numa is written to every device twice: the first
@@ -74,6 +78,14 @@ def test(t):
     set_default_policy("numa")
     devs = [Nsim(7950 + i, 4, nodes[(1 + i) % len(nodes)]) for i in range(3)]
     tables = tables and len(nodes) == 4
+    kept = Nsim(7953, 1, nodes[0])
+    kept.set_affinity(0, [0])
+    t.result(kept.wait_state(0, "admin"), "the user's write to the fourth "
+             "device's IRQ (CPU 0) marks it admin")
+    kept_state = (kept.affinity(0), kept.placements())
+    t.eq(kept_state, (frozenset([0]), ["user"]),
+         "the fourth device's IRQ: CPU 0, the user's")
+    kept_lost = []   # cycles at whose start the user's write was not kept
     ours = {d.path: d for d in devs}
     files = [d.policy_file for d in devs]
     cpus = sorted(c for c in topo.eligible() if c and pluggable(c))
@@ -96,8 +108,14 @@ def test(t):
         rows = [r for r in devices_table() if r.device in ours]
         spent["table"] += clock() - a
         admin = admin_rows(rows)
+        admin += ["%s queue %d: IRQ %d is the user's" % (d.ifname, q, irq)
+                  for d in devs for q, irq in enumerate(d.irqs)
+                  if irq_placement(irq) != "placed"]
         if admin:
             sightings.append((i, admin))
+        if ((kept.affinity(0), kept.placements()) != kept_state or
+                kept.rows()[0].state != "admin"):
+            kept_lost.append(i)
         held = set()
         for r in rows:
             if r.state != "inactive" and r.cpus:
@@ -150,10 +168,11 @@ def test(t):
           for i, f, p, e in errors], [],
          "every policy write during the cycles succeeded")
     t.result(not sightings,
-             "no vector admin at any cycle's start (%d of %d cycles)"
-             % (len(sightings), done),
+             "no vector admin, no IRQ the user's, at any cycle's start "
+             "(%d of %d cycles)" % (len(sightings), done),
              "\n".join("cycle %d: %s" % (i, "; ".join(a))
                        for i, a in sightings[:10]))
+    t.eq(kept_lost, [], "the user's write kept at every cycle's start")
 
     # The notifier's and the driver's work items of the last writes.
     time.sleep(1)
@@ -161,6 +180,11 @@ def test(t):
     t.eq(len(admin), 0, "after %d cycles: vectors in state admin: 0" % done)
     if admin:
         t.diag("admin: " + "; ".join(admin))
+    t.eq([d.placements() for d in devs], [["placed"] * 4] * 3,
+         "after %d cycles: every IRQ placed by the kernel" % done)
+    t.eq((kept.affinity(0), kept.placements(), kept.rows()[0].state),
+         kept_state + ("admin",), "after %d cycles: the user's write kept"
+         % done)
     check_placed(t, devs, "after %d cycles" % done)
 
     refused = []

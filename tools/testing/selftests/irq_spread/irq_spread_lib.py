@@ -433,6 +433,22 @@ def set_irq_affinity(irq, cpus):
     write_ok("/proc/irq/%d/smp_affinity_list" % irq, fmt_cpulist(cpus))
 
 
+def irq_placement(irq):
+    """Who set IRQ @irq's affinity last, as the interrupt core tells:
+    "placed" (the kernel, irq_spread), "user" (a write to smp_affinity or
+    smp_affinity_list) or "none"."""
+    return read("/proc/irq/%d/affinity_placement" % irq)
+
+
+def nsim_fail_irq_affinity(dev_id, cpus):
+    """Make netdevsim device @dev_id's interrupt lines refuse, with ENOSPC,
+    any mask whose usable CPUs are all in @cpus (empty: none refused)."""
+    knob = "%s/netdevsim%d/fail_irq_affinity" % (NSIM_DEBUGFS, dev_id)
+    if not os.path.exists(knob):
+        raise Skip("no %s: netdevsim without the knob" % knob)
+    write_ok(knob, fmt_cpulist(cpus) if cpus else "\n")
+
+
 def device_rows(path):
     """The rows of device @path (sysfs_path()) in the debugfs table:
     {vector: Row}."""
@@ -553,8 +569,12 @@ class Nsim:
                 tuple(sorted(self.rows().items())),
                 tuple((read("/proc/irq/%d/smp_affinity_list" % i),
                        read("/proc/irq/%d/effective_affinity_list" % i),
-                       read("/proc/irq/%d/affinity_hint" % i))
+                       read("/proc/irq/%d/affinity_hint" % i),
+                       irq_placement(i))
                       for i in self.irqs))
+
+    def placements(self):
+        return [irq_placement(i) for i in self.irqs]
 
     def debugfs_rq(self, q):
         p = glob.glob("%s/netdevsim%d/ports/*/rq%d" % (NSIM_DEBUGFS, self.id,

@@ -14,10 +14,12 @@
 # --oneshot and in its normal mode; a policy write hands them back.  With
 # tools/irq_spread/irqbalance/irqbalance-policy.sh as --policyscript, which
 # answers ban=true for the listed IRQs only, irqbalance bans each of them
-# (its --debug says so), moves none, none is marked admin, and it still
-# balances the down port's IRQs, in --oneshot and for a few intervals of
-# its normal mode, during which a port created and brought up has its new
-# IRQs banned too.  Each run's moves are reported in diag lines.  The
+# (its --debug says so), moves none, none is marked admin or becomes the
+# user's in /proc/irq/N/affinity_placement, and it still balances the
+# down port's IRQs, in --oneshot and for $IRQ_SPREAD_IRQBALANCE_SECONDS
+# (default 60) of its normal mode, during which a port created and brought
+# up has its new IRQs banned too.  Without the script, each library IRQ
+# it moves is the user's there.  Each run's moves are reported in diag lines.  The
 # guest's own IRQs irqbalance moved are put back at the end.
 
 . "$(dirname "$0")/lib.sh"
@@ -41,6 +43,9 @@ POOL_VECTORS = 2
 # normal mode runs until this many seconds after its first placement.
 INTERVAL = 1
 DAEMON_SECS = 4
+# With the policy script, the normal mode runs this long: a daemon's life,
+# not a few of its intervals.
+SCRIPT_SECS = int(os.environ.get("IRQ_SPREAD_IRQBALANCE_SECONDS", "60"))
 
 
 def listed():
@@ -174,8 +179,9 @@ class Setup:
 
 def irqbalance(oneshot, script, during=None):
     """Run irqbalance in the foreground with --debug, once (--oneshot) or
-    in its normal mode for DAEMON_SECS seconds after its first placement,
-    calling @during(output so far) then if given; return its output."""
+    in its normal mode for DAEMON_SECS seconds (SCRIPT_SECS with @script)
+    after its first placement, calling @during(output so far) then if
+    given; return its output."""
     argv = [shutil.which("irqbalance"), "--debug", "--interval=%d" % INTERVAL]
     if oneshot:
         argv.append("--oneshot")
@@ -199,7 +205,7 @@ def irqbalance(oneshot, script, during=None):
                 wait_for(lambda: "\n-----" in log(), 120)
                 if during:
                     during(log)
-                time.sleep(DAEMON_SECS)
+                time.sleep(SCRIPT_SECS if script else DAEMON_SECS)
                 p.send_signal(signal.SIGTERM)
                 p.wait(timeout=30)
         finally:
@@ -272,6 +278,7 @@ def run_once(t, topo, s, script, oneshot, placed, initial):
                        "--oneshot" if oneshot else "normal mode")
     s.reset_others(topo, initial)
     ref = snapshot()
+    states = {i: irq_placement(i) for i in s.library}
     late = []
 
     def new_port(log):
@@ -297,6 +304,9 @@ def run_once(t, topo, s, script, oneshot, placed, initial):
                  "other" % what,
                  "moved %s, admin %s" % (moved(ref, after, s.vectors),
                                          s.admin()))
+        t.eq(sorted(i for i in s.vectors if irq_placement(i) == "user"),
+             moved(ref, after, s.vectors), "%s: each device vector it moved "
+             "is the user's in affinity_placement, and no other" % what)
     else:
         t.eq((s.library & logged(log, "added"),
               s.library - logged(log, "banned")), (frozenset(), frozenset()),
@@ -304,6 +314,11 @@ def run_once(t, topo, s, script, oneshot, placed, initial):
         t.eq(lib, [], "%s: no library IRQ moved" % what)
         time.sleep(0.5)  # the affinity notifier's work, were there any
         t.eq(s.admin(), [], "%s: none marked admin" % what)
+        t.eq(({i: irq_placement(i) for i in s.library},
+              sorted(states[i] for i in s.vectors)),
+             (states, ["placed"] * len(s.vectors)),
+             "%s: affinity_placement of the library's IRQs as before: "
+             "every device vector placed, none turned the user's" % what)
     t.result(others, "%s: the down port's IRQs balanced" % what)
     rest = [i for i in after if i not in s.library]
     names = irq_names()

@@ -463,11 +463,10 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	 */
 	mutex_lock(&sd->lock);
 	ret = 0;
-	if (vec->has_cpus && vec->admin) {
+	if (vec->has_cpus && vec->admin)
 		irq_spread_vec_set(sd, vec, vec->admin_mask, false);
-	} else if (vec->has_cpus) {
+	else if (vec->has_cpus)
 		ret = irq_spread_vec_apply(sd, vec, vec->cpus);
-	}
 	if (!ret)
 		irq_spread_vec_rmap(sd, vec);
 	mutex_unlock(&sd->lock);

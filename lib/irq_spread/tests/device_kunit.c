@@ -84,6 +84,7 @@ static const struct test_machine two_node = {
  * @pending: a notification is due (an affinity was set)
  * @sets: affinities set on it, refused ones not counted
  * @foreign: it has an affinity notifier that is not the library's
+ * @state: who set its affinity last, an &enum irq_affinity_placement
  */
 struct fake_irq {
 	unsigned long aff;

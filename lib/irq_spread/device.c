@@ -410,6 +410,7 @@ static int irq_spread_dev_add(struct irq_spread_dev *sd)
 		goto unlock;
 	sd->nr_active = sd->nr;
 	sd->nr_asked = sd->nr;
+	sd->going = -1;
 	/* No vector has an interrupt yet: none counts in the load. */
 	irq_spread_dev_load(sd, false, false);
 	irq_spread_dev_eligible(sd, sd->eligible);
@@ -599,8 +600,13 @@ void irq_spread_dev_unregister(struct irq_spread_dev *sd)
 		       GFP_KERNEL | __GFP_NOFAIL);
 	irq_spread_dev_remove(sd, irqs);
 	for (v = 0; v < irq_spread_dev_nvec(sd); v++) {
-		if (irqs[v])
-			irq_spread_vec_watch(sd, irqs[v], NULL);
+		if (!irqs[v])
+			continue;
+		if (sd->vec[v]->has_placer)
+			irq_spread_irq_placer(irqs[v], NULL);
+		sd->vec[v]->has_placer = false;
+		irq_spread_vec_watch(sd, irqs[v], NULL);
+		irq_spread_irq_unplace(irqs[v]);
 	}
 	kfree(irqs);
 	cancel_work_sync(&sd->work);

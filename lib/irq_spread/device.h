@@ -32,10 +32,14 @@ struct irq_spread_pool;
  * @sd: its device
  * @index: its device vector number
  * @notify: the interrupt core's affinity notifier, while attached
+ * @placer: what the interrupt core asks where the interrupt goes when its
+ *	CPU goes offline, while @has_placer
  * @irq: its Linux interrupt, 0 while no interrupt is attached
  * @admin: the administrator set the interrupt's affinity (@admin_mask):
  *	no re-spread applies anything to it until a policy is written
  * @has_cpus: the vector has CPUs (@cpus): it is in use
+ * @has_placer: the interrupt has @placer: the interrupt core moves it on
+ *	CPU hotplug, asking the library where
  * @displaced: CPU hotplug moved the spread vector off @before_hotplug,
  *	where it goes back once every CPU of it is online again
  * @hinted: the interrupt's affinity hint is @hint[@cur]
@@ -65,9 +69,11 @@ struct irq_spread_vec {
 	struct irq_spread_dev *sd;
 	unsigned int index;
 	struct irq_affinity_notify notify;
+	struct irq_affinity_placer placer;
 	unsigned int irq;
 	bool admin;
 	bool has_cpus;
+	bool has_placer;
 	bool displaced;
 	bool hinted;
 	u8 cur;
@@ -99,6 +105,8 @@ struct irq_spread_vec {
  * @nr_active: number of spread vectors in use, the first ones
  * @nr_asked: the number the driver has in use (irq_spread_dev_set_vectors()),
  *	which @nr_active becomes once a placement of that many is applied
+ * @going: while the placement without it is committed, the CPU going
+ *	offline, whose interrupts the interrupt core moves; else -1
  * @reserved: @pre + @post entries: where each reserved vector goes, as
  *	&irq_spread_dev_info.reserved
  * @ops: the driver's callbacks, or %NULL
@@ -149,6 +157,7 @@ struct irq_spread_dev {
 	unsigned int post;
 	unsigned int nr_active;
 	unsigned int nr_asked;
+	int going;
 	int *reserved;
 	const struct irq_spread_dev_ops *ops;
 	void *priv;
@@ -240,6 +249,7 @@ int irq_spread_irq_get(unsigned int irq, struct cpumask *dst);
 void irq_spread_irq_unplace(unsigned int irq);
 int irq_spread_irq_notifier(unsigned int irq,
 			    struct irq_affinity_notify *notify);
+int irq_spread_irq_placer(unsigned int irq, struct irq_affinity_placer *placer);
 void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 			   const cpumask_t *mask);
 void irq_spread_vec_notify_release(struct kref *ref);
@@ -256,6 +266,8 @@ int irq_spread_vec_apply(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
 bool irq_spread_vec_placed_at(struct irq_spread_dev *sd,
 			      struct irq_spread_vec *vec,
 			      const unsigned long *mask);
+bool irq_spread_vec_core_moves(struct irq_spread_dev *sd,
+			       struct irq_spread_vec *vec);
 void irq_spread_vec_rmap(struct irq_spread_dev *sd,
 			 const struct irq_spread_vec *vec);
 

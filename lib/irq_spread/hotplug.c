@@ -9,7 +9,9 @@
  * not be used is placed afresh.  As cpuhotplug.c does for the interrupt
  * core, nothing a CPU does not affect is touched: a device placed around
  * another is not placed again because a CPU neither of them used came
- * and went.
+ * and went.  The library places; the interrupt core moves the interrupts
+ * that have the library's placer, asking it where (irq.c), and brings
+ * them home.
  *
  * The library takes no CPU hotplug lock: a CPU going offline is marked
  * leaving, under the machine's devs_lock and before any device's vectors
@@ -22,6 +24,7 @@
 #define pr_fmt(fmt) "irq_spread: " fmt
 
 #include <linux/bitmap.h>
+#include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/device.h>
@@ -311,7 +314,10 @@ static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 	if (!bitmap_empty(empty, sd->nr_active))
 		irq_spread_dev_repair(sd, empty);
 	bitmap_free(empty);
+	/* The interrupts on @cpu: the interrupt core moves them after this. */
+	sd->going = cpu;
 	irq_spread_dev_hotplug_commit(sd, moved);
+	sd->going = -1;
 	irq_spread_dev_load(sd, false, false);
 }
 
@@ -422,19 +428,30 @@ void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_cpu_online);
 
+/*
+ * While the system suspends and resumes (cpuhp_tasks_frozen), the devices'
+ * placement stays: the interrupt core moves their interrupts off each CPU
+ * and brings them home with it.  Pools follow their own placement.
+ */
 static int irq_spread_cpu_online(unsigned int cpu)
 {
-	irq_spread_devs_cpu_online(&irq_spread_system, cpu);
+	if (cpuhp_tasks_frozen)
+		irq_spread_pools_cpu_online(&irq_spread_system, cpu);
+	else
+		irq_spread_devs_cpu_online(&irq_spread_system, cpu);
 	return 0;
 }
 
 /*
- * The CPU is still online, and its interrupts move off it later: move the
- * vectors first, so that the interrupt core need not break their affinity.
+ * The CPU is still online, and its interrupts move off it later: place
+ * the vectors first, so that the interrupt core finds where they go.
  */
 static int irq_spread_cpu_offline(unsigned int cpu)
 {
-	irq_spread_devs_cpu_offline(&irq_spread_system, cpu);
+	if (cpuhp_tasks_frozen)
+		irq_spread_pools_cpu_offline(&irq_spread_system, cpu);
+	else
+		irq_spread_devs_cpu_offline(&irq_spread_system, cpu);
 	return 0;
 }
 

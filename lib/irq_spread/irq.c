@@ -180,6 +180,47 @@ int irq_spread_irq_notifier(unsigned int irq,
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_notifier);
 
+/**
+ * irq_spread_irq_placer - install or remove an interrupt's placer
+ * @irq: the interrupt
+ * @placer: the vector's placer, or %NULL to remove it
+ *
+ * Context: process context, the device's lock not held: removal waits
+ * for a call of the placer in progress, which takes it.
+ * Return: 0 or the interrupt core's error.
+ */
+int irq_spread_irq_placer(unsigned int irq, struct irq_affinity_placer *placer)
+{
+	KUNIT_STATIC_STUB_REDIRECT(irq_spread_irq_placer, irq, placer);
+	return irq_set_affinity_placer(irq, placer);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_irq_placer);
+
+/*
+ * The interrupt core asks where vector @vec's interrupt @irq goes as @cpu
+ * goes offline: the library's CPU hotplug callback, which runs first,
+ * placed the vector without @cpu already (hotplug.c); an administrator's
+ * vector, or one still on @cpu, is left to the core's fallback.
+ */
+static int irq_spread_vec_cpu_offline(struct irq_affinity_placer *placer,
+				      unsigned int irq, unsigned int cpu,
+				      struct cpumask *mask)
+{
+	struct irq_spread_vec *vec = container_of(placer, struct irq_spread_vec,
+						  placer);
+	struct irq_spread_dev *sd = vec->sd;
+	int ret = -ENOENT;
+
+	mutex_lock(&sd->lock);
+	if (!sd->dead && vec->irq == irq && vec->has_cpus && !vec->admin &&
+	    !test_bit(cpu, vec->cpus)) {
+		bitmap_copy(cpumask_bits(mask), vec->cpus, sd->topo->nr_cpus);
+		ret = 0;
+	}
+	mutex_unlock(&sd->lock);
+	return ret;
+}
+
 /*
  * Set vector @vec's interrupt to @mask: through the caller's
  * &irq_spread_dev_ops.apply, or the interrupt core's calls; placed, with
@@ -390,6 +431,22 @@ bool irq_spread_vec_placed_at(struct irq_spread_dev *sd,
 	       bitmap_equal(has, mask, sd->topo->nr_cpus);
 }
 
+/*
+ * Whether the interrupt core moves vector @vec's interrupt off the CPU
+ * going offline (@sd->going), asking the library where: the interrupt has
+ * the library's placer and is placed on that CPU.
+ */
+bool irq_spread_vec_core_moves(struct irq_spread_dev *sd,
+			       struct irq_spread_vec *vec)
+{
+	unsigned long *has = vec->irq_mask;
+
+	lockdep_assert_held(&sd->lock);
+	return sd->going >= 0 && vec->has_placer &&
+	       irq_spread_irq_get(vec->irq, to_cpumask(has)) ==
+	       IRQ_PLACEMENT_PLACED && test_bit(sd->going, has);
+}
+
 /**
  * irq_spread_dev_attach - give a vector its interrupt
  * @sd: the device
@@ -426,6 +483,7 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 			  unsigned int irq)
 {
 	struct irq_spread_vec *vec;
+	bool placer;
 	int ret;
 
 	if (!sd || !irq || (sd->flags & IRQ_SPREAD_DEV_PLACE_ONLY))
@@ -454,6 +512,9 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	ret = irq_spread_vec_watch(sd, irq, &vec->notify);
 	if (ret)
 		goto err;
+	/* Without it, the library moves the interrupt on CPU hotplug itself. */
+	vec->placer.cpu_offline = irq_spread_vec_cpu_offline;
+	placer = !irq_spread_irq_placer(irq, &vec->placer);
 
 	/*
 	 * The administrator's mask, kept while detached, has no hint.  One
@@ -462,6 +523,7 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	 * without a notifier, until it is attached again.
 	 */
 	mutex_lock(&sd->lock);
+	vec->has_placer = placer;
 	ret = 0;
 	if (vec->has_cpus && vec->admin)
 		irq_spread_vec_set(sd, vec, vec->admin_mask, false);
@@ -472,10 +534,13 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	mutex_unlock(&sd->lock);
 	if (!ret)
 		return 0;
+	if (placer)
+		irq_spread_irq_placer(irq, NULL);
 	irq_spread_vec_watch(sd, irq, NULL);
 err:
 	mutex_lock(&sd->lock);
 	irq_spread_vec_load(sd, vec, false);
+	vec->has_placer = false;
 	vec->irq = 0;
 	mutex_unlock(&sd->lock);
 	return ret;
@@ -503,6 +568,7 @@ void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector)
 {
 	struct irq_spread_vec *vec;
 	unsigned int irq;
+	bool placer;
 
 	if (!sd)
 		return;
@@ -513,8 +579,11 @@ void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector)
 	}
 	vec = sd->vec[vector];
 	irq = vec->irq;
+	placer = vec->has_placer;
 	mutex_unlock(&sd->lock);
 
+	if (placer)
+		irq_spread_irq_placer(irq, NULL);
 	/*
 	 * Removing the notifier cancels a notification not delivered yet: an
 	 * administrator's write just before would be lost, and the next
@@ -528,6 +597,7 @@ void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector)
 		if (vec->hinted)
 			irq_spread_vec_hint(sd, vec, NULL);
 		irq_spread_irq_unplace(irq);
+		vec->has_placer = false;
 		vec->hinted = false;
 		irq_spread_vec_load(sd, vec, false);
 		vec->irq = 0;

@@ -373,7 +373,8 @@ static void irq_spread_vec_undo(struct irq_spread_dev *sd,
 /*
  * Make vector @v's interrupt follow its mask under the placement @masks of
  * @nr_active spread vectors (in @sd->scratch): apply it if the interrupt has
- * anything else (with @all, in any case), unless the administrator's;
+ * anything else (with @all, in any case), unless the administrator's, or
+ * the interrupt core moves it off the CPU going offline (it asks where);
  * take the hint of a vector not in use away.  Record in @old what was
  * touched.
  */
@@ -396,7 +397,7 @@ static int irq_spread_dev_commit_one(struct irq_spread_dev *sd, unsigned int v,
 		vec->hinted = false;
 		return 0;
 	}
-	if (vec->admin)
+	if (vec->admin || irq_spread_vec_core_moves(sd, vec))
 		return 0;
 	if (!all && vec->hinted && !old->admin &&
 	    bitmap_equal(vec->hint[vec->cur], sd->scratch, n) &&

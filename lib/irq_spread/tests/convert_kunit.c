@@ -596,6 +596,16 @@ static bool conv_managed(unsigned int irq)
 	return false;
 }
 
+/* No CPU hotplug here: no placer needed. */
+static int conv_placer(unsigned int irq, struct irq_affinity_placer *placer)
+{
+	return placer ? -ENOMEM : 0;
+}
+
+static void conv_unplace(unsigned int irq)
+{
+}
+
 /* Register the device as the converted driver does, under its default. */
 static struct irq_spread_dev *conv_register(struct kunit *test,
 					    struct conv_test *ct)
@@ -695,6 +705,8 @@ static void irq_spread_test_convert(struct kunit *test)
 	kunit_activate_static_stub(test, irq_spread_irq_get, conv_get);
 	kunit_activate_static_stub(test, irq_spread_irq_notifier, conv_notifier);
 	kunit_activate_static_stub(test, irq_spread_irq_managed, conv_managed);
+	kunit_activate_static_stub(test, irq_spread_irq_placer, conv_placer);
+	kunit_activate_static_stub(test, irq_spread_irq_unplace, conv_unplace);
 	sd = conv_register(test, ct);
 
 	/* For irq_spread_dev_vector_mask(): a cpumask, and the machine's CPUs. */
@@ -896,6 +908,8 @@ static void irq_spread_test_convert_sf(struct kunit *test)
 	kunit_activate_static_stub(test, irq_spread_irq_get, conv_get);
 	kunit_activate_static_stub(test, irq_spread_irq_notifier, conv_notifier);
 	kunit_activate_static_stub(test, irq_spread_irq_managed, conv_managed);
+	kunit_activate_static_stub(test, irq_spread_irq_placer, conv_placer);
+	kunit_activate_static_stub(test, irq_spread_irq_unplace, conv_unplace);
 	pf = conv_sf_register(test, t, c->node, n, 0, "irq_spread_conv_pf");
 	for (k = 0; k < ct->nvec; k++)
 		KUNIT_ASSERT_EQ(test, irq_spread_dev_attach(pf, k,

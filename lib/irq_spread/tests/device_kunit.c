@@ -85,6 +85,9 @@ static const struct test_machine two_node = {
  * @sets: affinities set on it, refused ones not counted
  * @foreign: it has an affinity notifier that is not the library's
  * @state: who set its affinity last, an &enum irq_affinity_placement
+ * @placer: its placer, or %NULL
+ * @home: the placement CPU hotplug moved it off, while @displaced
+ * @displaced: @home is set
  */
 struct fake_irq {
 	unsigned long aff;
@@ -94,6 +97,9 @@ struct fake_irq {
 	unsigned int sets;
 	bool foreign;
 	int state;
+	struct irq_affinity_placer *placer;
+	unsigned long home;
+	bool displaced;
 };
 
 /**
@@ -164,6 +170,18 @@ static int fake_affinity(unsigned int irq, const struct cpumask *mask)
 	return 0;
 }
 
+/* As irq_set_affinity_placer(). */
+static int fake_placer(unsigned int irq, struct irq_affinity_placer *placer)
+{
+	struct fake_irq *f = fake_irq(irq);
+
+	if (placer && f->placer)
+		return -EBUSY;
+	f->placer = placer;
+	f->displaced = false;
+	return 0;
+}
+
 /*
  * As irq_set_affinity_placed(..., IRQ_PLACE_HINT): the affinity, and only
  * if it was set, the hint and the placed state.
@@ -175,6 +193,7 @@ static int fake_apply(unsigned int irq, const struct cpumask *mask)
 	if (!ret) {
 		fake_irq(irq)->hint = mask;
 		fake_irq(irq)->state = IRQ_PLACEMENT_PLACED;
+		fake_irq(irq)->displaced = false;
 	}
 	return ret;
 }
@@ -184,8 +203,10 @@ static int fake_place(unsigned int irq, const struct cpumask *mask)
 {
 	int ret = fake_affinity(irq, mask);
 
-	if (!ret)
+	if (!ret) {
 		fake_irq(irq)->state = IRQ_PLACEMENT_PLACED;
+		fake_irq(irq)->displaced = false;
+	}
 	return ret;
 }
 
@@ -256,8 +277,85 @@ static void admin_set(struct kunit *test, unsigned int i, unsigned long cpus)
 	fake_notify(test);
 	t->irq[i].aff = cpus;
 	t->irq[i].state = IRQ_PLACEMENT_USER;
+	t->irq[i].displaced = false;
 	t->irq[i].pending = true;
 	fake_notify(test);
+}
+
+/*
+ * Play the interrupt core's part of @cpu going offline, after the
+ * library's CPU hotplug callback (irq_spread_devs_cpu_offline(), which
+ * runs first): as irq_affinity_offline_cpu(), ask the placer of each
+ * placed interrupt on @cpu where it goes, move it there and keep its home.
+ */
+static void core_cpu_offline(struct kunit *test, unsigned int cpu)
+{
+	struct dev_test *t = test->priv;
+	struct fake_irq *f;
+	cpumask_var_t mask;
+	unsigned int i;
+
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	for (i = 0; i < FAKE_MAX_IRQS; i++) {
+		f = &t->irq[i];
+		if (!f->placer || f->state != IRQ_PLACEMENT_PLACED ||
+		    !(f->aff & BIT(cpu)))
+			continue;
+		cpumask_clear(mask);
+		if (f->placer->cpu_offline(f->placer, FAKE_IRQ_BASE + i, cpu, mask))
+			continue;
+		cpumask_clear_cpu(cpu, mask);
+		if (!(cpumask_bits(mask)[0] & t->m->online[0]))
+			continue;
+		if (!f->displaced)
+			f->home = f->aff;
+		f->displaced = true;
+		f->aff = cpumask_bits(mask)[0];
+		f->sets++;
+		f->pending = true;
+	}
+	free_cpumask_var(mask);
+}
+
+/*
+ * Play the interrupt core's part of @cpu coming back, before the
+ * library's callback: as irq_affinity_online_cpu(), a placed interrupt it
+ * moved whose home holds @cpu goes home.
+ */
+static void core_cpu_online(struct kunit *test, unsigned int cpu)
+{
+	struct dev_test *t = test->priv;
+	struct fake_irq *f;
+	unsigned int i;
+
+	for (i = 0; i < FAKE_MAX_IRQS; i++) {
+		f = &t->irq[i];
+		if (!f->placer || !f->displaced ||
+		    f->state != IRQ_PLACEMENT_PLACED || !(f->home & BIT(cpu)))
+			continue;
+		f->displaced = false;
+		f->aff = f->home;
+		f->sets++;
+		f->pending = true;
+	}
+}
+
+/* @cpu goes offline: the library's callback, then the interrupt core's. */
+static void play_cpu_offline(struct kunit *test, unsigned int cpu)
+{
+	struct dev_test *t = test->priv;
+
+	irq_spread_devs_cpu_offline(&t->m->topo, cpu);
+	core_cpu_offline(test, cpu);
+}
+
+/* @cpu came back: the interrupt core's callback, then the library's. */
+static void play_cpu_online(struct kunit *test, unsigned int cpu)
+{
+	struct dev_test *t = test->priv;
+
+	core_cpu_online(test, cpu);
+	irq_spread_devs_cpu_online(&t->m->topo, cpu);
 }
 
 /* Play CPU hotplug's migration: the interrupt core moves IRQ @i, silently. */
@@ -323,6 +421,7 @@ static int dev_test_init(struct kunit *test)
 	kunit_activate_static_stub(test, irq_spread_irq_place, fake_place);
 	kunit_activate_static_stub(test, irq_spread_irq_unplace, fake_unplace);
 	kunit_activate_static_stub(test, irq_spread_irq_managed, fake_managed);
+	kunit_activate_static_stub(test, irq_spread_irq_placer, fake_placer);
 	return 0;
 }
 
@@ -855,6 +954,7 @@ static void irq_spread_test_dev_register_system(struct kunit *test)
 	kunit_deactivate_static_stub(test, irq_spread_irq_place);
 	kunit_deactivate_static_stub(test, irq_spread_irq_unplace);
 	kunit_deactivate_static_stub(test, irq_spread_irq_managed);
+	kunit_deactivate_static_stub(test, irq_spread_irq_placer);
 	sd = irq_spread_dev_register(&info);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
 	/* Counted once an interrupt is attached. */
@@ -1092,11 +1192,11 @@ static void irq_spread_test_dev_reserved(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 5), "0;0;2;4;0-7");
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "2:2 3:4");
 	fake_notify(test);
-	irq_spread_devs_cpu_offline(&t->m->topo, 0);
+	play_cpu_offline(test, 0);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 5), "1;1;2;4;1-7");
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 3);
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "0:1 1:1 4:1-7");
-	irq_spread_devs_cpu_online(&t->m->topo, 0);
+	play_cpu_online(test, 0);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 5), "0;0;2;4;0-7");
 
 	/* The administrator may set a reserved vector too. */
@@ -1345,12 +1445,12 @@ static void irq_spread_test_dev_admin(struct kunit *test)
 	 * administrator's stays.
 	 */
 	fake_notify(test);
-	irq_spread_devs_cpu_offline(&t->m->topo, 2);
+	play_cpu_offline(test, 2);
 	__clear_bit(2, t->m->online);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;7;4;3");
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "2:4");
 	__set_bit(2, t->m->online);
-	irq_spread_devs_cpu_online(&t->m->topo, 2);
+	play_cpu_online(test, 2);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;7;2;3");
 	fake_notify(test);
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "2:2");
@@ -1613,7 +1713,7 @@ static void irq_spread_test_dev_kernel_moves(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 3), 0);
 	fake_notify(test);
 	/* Vector 3's CPU goes: the interrupt core moves it. */
-	irq_spread_devs_cpu_offline(&t->m->topo, 3);
+	play_cpu_offline(test, 3);
 	kernel_move(test, 3, BIT(0));
 	__clear_bit(3, t->m->online);
 	/* An active vector the interrupt core moved, as if it broke it. */
@@ -1630,7 +1730,7 @@ static void irq_spread_test_dev_kernel_moves(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 0);
 
 	__set_bit(3, t->m->online);
-	irq_spread_devs_cpu_online(&t->m->topo, 3);
+	play_cpu_online(test, 3);
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_vectors(sd, 4), 0);
 	fake_notify(test);
 	/*
@@ -1720,7 +1820,7 @@ static void irq_spread_test_dev_hotplug(struct kunit *test)
 
 	KUNIT_ASSERT_STREQ(test, fake_affinities(test, 4), c->before);
 	fake_sets_zero(test);
-	irq_spread_devs_cpu_offline(&t->m->topo, c->cpu);
+	play_cpu_offline(test, c->cpu);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), c->during);
 	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), c->moves);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo),
@@ -1730,7 +1830,7 @@ static void irq_spread_test_dev_hotplug(struct kunit *test)
 
 	fake_sets_zero(test);
 	__set_bit(c->cpu, t->m->online);
-	irq_spread_devs_cpu_online(&t->m->topo, c->cpu);
+	play_cpu_online(test, c->cpu);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), c->before);
 	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), c->moves);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
@@ -1826,14 +1926,14 @@ static void cpu_cycle(struct kunit *test, unsigned int cpu, bool back)
 
 	if (!test_bit(cpu, t->m->online)) {
 		__set_bit(cpu, t->m->online);
-		irq_spread_devs_cpu_online(&t->m->topo, cpu);
+		play_cpu_online(test, cpu);
 		return;
 	}
-	irq_spread_devs_cpu_offline(&t->m->topo, cpu);
+	play_cpu_offline(test, cpu);
 	__clear_bit(cpu, t->m->online);
 	if (back) {
 		__set_bit(cpu, t->m->online);
-		irq_spread_devs_cpu_online(&t->m->topo, cpu);
+		play_cpu_online(test, cpu);
 	}
 }
 
@@ -2129,7 +2229,7 @@ static void irq_spread_test_dev_cpus(struct kunit *test)
 	const char *table;
 
 	admin_set(test, 1, BIT(7));
-	irq_spread_devs_cpu_offline(&t->m->topo, 5);
+	play_cpu_offline(test, 5);
 	__clear_bit(5, t->m->online);
 	fake_notify(test);
 	table = dev_debugfs(test);
@@ -2273,14 +2373,14 @@ static void irq_spread_test_dev_changed(struct kunit *test)
 	fake_notify(test);
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
 	/* Without CPU 3, the fresh placement has 0;2;1;4-5. */
-	irq_spread_devs_cpu_offline(&t->m->topo, 3);
+	play_cpu_offline(test, 3);
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "3:4-5");
 	admin_set(test, 0, BIT(4));
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "0:4");
 	/* The same mask again is no change. */
 	admin_set(test, 0, BIT(4));
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
-	irq_spread_devs_cpu_online(&t->m->topo, 3);
+	play_cpu_online(test, 3);
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "3:3");
 	/* A detach keeps the administrator's mask: nothing changes. */
 	irq_spread_dev_detach(sd, 0);

@@ -193,6 +193,20 @@ static int pool_test_affinity(unsigned int irq, const struct cpumask *mask)
 	return 0;
 }
 
+/*
+ * No placer on the registered devices' interrupts, as when the interrupt
+ * core cannot allocate one: the library moves them on CPU hotplug itself.
+ */
+static int consumer_placer(unsigned int irq, struct irq_affinity_placer *placer)
+{
+	return placer ? -ENOMEM : 0;
+}
+
+/* The placed state is not read here. */
+static void consumer_unplace(unsigned int irq)
+{
+}
+
 /* The one fake interrupt the interrupt core manages, if any. */
 static bool pool_test_managed(unsigned int irq)
 {
@@ -211,6 +225,8 @@ static int pool_test_init(struct kunit *test)
 				   pool_test_affinity);
 	kunit_activate_static_stub(test, irq_spread_irq_managed,
 				   pool_test_managed);
+	kunit_activate_static_stub(test, irq_spread_irq_placer, consumer_placer);
+	kunit_activate_static_stub(test, irq_spread_irq_unplace, consumer_unplace);
 	/* Before any device is registered: undone after its unregistration. */
 	kunit_activate_static_stub(test, irq_spread_irq_apply, consumer_apply);
 	kunit_activate_static_stub(test, irq_spread_irq_hint, consumer_hint);

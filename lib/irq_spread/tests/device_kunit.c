@@ -2365,7 +2365,6 @@ static void irq_spread_test_dev_no_class(struct kunit *test)
 static void irq_spread_test_dev_changed(struct kunit *test)
 {
 	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
-	struct dev_test *t = test->priv;
 
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
 	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa-core"), 9);

@@ -602,10 +602,8 @@ void irq_spread_dev_unregister(struct irq_spread_dev *sd)
 	for (v = 0; v < irq_spread_dev_nvec(sd); v++) {
 		if (!irqs[v])
 			continue;
-		if (sd->vec[v]->has_placer)
-			irq_spread_irq_placer(irqs[v], NULL);
+		irq_spread_vec_unwatch(sd, irqs[v], sd->vec[v]->has_placer);
 		sd->vec[v]->has_placer = false;
-		irq_spread_vec_watch(sd, irqs[v], NULL);
 		irq_spread_irq_unplace(irqs[v]);
 	}
 	kfree(irqs);

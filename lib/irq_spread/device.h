@@ -261,6 +261,8 @@ void irq_spread_vec_hint(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
 			 const unsigned long *hint);
 int irq_spread_vec_watch(struct irq_spread_dev *sd, unsigned int irq,
 			 struct irq_affinity_notify *notify);
+void irq_spread_vec_unwatch(struct irq_spread_dev *sd, unsigned int irq,
+			    bool placer);
 int irq_spread_vec_apply(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
 			 const unsigned long *mask);
 bool irq_spread_vec_placed_at(struct irq_spread_dev *sd,

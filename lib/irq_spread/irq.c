@@ -258,6 +258,19 @@ int irq_spread_vec_watch(struct irq_spread_dev *sd, unsigned int irq,
 	return irq_spread_irq_notifier(irq, notify);
 }
 
+/*
+ * Stop the interrupt core asking the library where @irq goes (@placer: the
+ * library had installed itself as its placer) and telling it of changes.
+ * Both detach and unregistration do this before the interrupt is freed.
+ */
+void irq_spread_vec_unwatch(struct irq_spread_dev *sd, unsigned int irq,
+			    bool placer)
+{
+	if (placer)
+		irq_spread_irq_placer(irq, NULL);
+	irq_spread_vec_watch(sd, irq, NULL);
+}
+
 /**
  * irq_spread_vec_notifier - who holds the affinity notifier of a vector's
  *	interrupt
@@ -582,15 +595,13 @@ void irq_spread_dev_detach(struct irq_spread_dev *sd, unsigned int vector)
 	placer = vec->has_placer;
 	mutex_unlock(&sd->lock);
 
-	if (placer)
-		irq_spread_irq_placer(irq, NULL);
 	/*
 	 * Removing the notifier cancels a notification not delivered yet: an
 	 * administrator's write just before would be lost, and the next
 	 * interrupt attached would get the policy's CPUs.  Look at what the
 	 * interrupt has instead, once nothing is notified any more.
 	 */
-	irq_spread_vec_watch(sd, irq, NULL);
+	irq_spread_vec_unwatch(sd, irq, placer);
 	mutex_lock(&sd->lock);
 	if (vec->irq == irq) {
 		irq_spread_vec_check_admin(sd, vec);

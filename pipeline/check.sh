@@ -8,7 +8,9 @@
 #   prepare      base + overlay + patches into the build tree
 #   guest-build  the x86_64 NUMA guest kernel; then the guest boots in the
 #                background, beside gates and kunit
-#   gates        checkpatch --strict, kernel-doc, W=1 (also with SMP=n),
+#   gates        checkpatch --strict, kernel-doc, the netdev family's
+#                generated files against its spec (ynl-regen), W=1 (also
+#                with SMP=n),
 #                W=1 of the driver files the series patches (new warnings
 #                only), coccicheck (the project's .cocci files over its
 #                own code and the driver files the series patches: no
@@ -199,6 +201,37 @@ gate_kernel_doc()
 		echo "$out"
 		fail "gates: kernel-doc -Wall"
 	fi
+}
+
+# The files YNL generates from the netdev spec, which the series changes,
+# are what tools/net/ynl/ynl-regen.sh -f would write: each is generated
+# again, as the script does (the spec and mode from the file's YNL-GEN
+# comment), into a scratch directory and compared.
+gate_ynl_regen()
+{
+	local f tmp out bad= params args
+
+	tmp=$(mktemp -d)
+	for f in include/uapi/linux/netdev.h tools/include/uapi/linux/netdev.h \
+		 net/core/netdev-genl-gen.c net/core/netdev-genl-gen.h; do
+		# shellcheck disable=SC2207
+		params=($(grep -B1 -h '/\* YNL-GEN' "$SRC/$f" | sed 's@/\*\(.*\)\*/@\1@'))
+		args=$(sed -n 's@/\* YNL-ARG \(.*\) \*/@\1@p' "$SRC/$f")
+		out=$tmp/${f//\//_}/${f##*/}
+		mkdir -p "${out%/*}"
+		# shellcheck disable=SC2086
+		if ! (cd "$SRC" && /usr/bin/python3 tools/net/ynl/pyynl/ynl_gen_c.py \
+			--mode "${params[2]}" "--${params[3]}" \
+			--spec "$SRC/${params[0]}" $args -o "$out") > "$tmp/log" 2>&1; then
+			cat "$tmp/log"
+			bad+=" $f"
+		elif ! cmp -s "$SRC/$f" "$out"; then
+			diff -u "$SRC/$f" "$out" | head -n 40
+			bad+=" $f"
+		fi
+	done
+	rm -rf "$tmp"
+	[ -z "$bad" ] || fail "gates: ynl-regen: not what the spec generates:$bad"
 }
 
 # W=1 builds of the project's objects, each in a build directory of its own
@@ -418,6 +451,7 @@ stage_gates()
 {
 	gate_checkpatch
 	gate_kernel_doc
+	gate_ynl_regen
 	gate_w1
 	gate_w1_drivers
 	gate_coccicheck
@@ -586,6 +620,7 @@ nosmp_run()
 
 	mkdir -p "$RUN"
 	cat > "$job" <<-JOB
+		SRC=$SRC
 		. $PIPELINE_DIR/guest/nosmp-job.sh
 	JOB
 	echo "nosmp: booting (console: $RUN/nosmp/console.log)"

@@ -198,8 +198,12 @@ int irq_spread_dev_vector_cpu(struct irq_spread_dev *sd, unsigned int vector);
 int irq_spread_dev_set_vectors(struct irq_spread_dev *sd, unsigned int nvec);
 bool irq_spread_dev_vector_admin(struct irq_spread_dev *sd,
 				 unsigned int vector);
+int irq_spread_dev_vector_to_policy(struct irq_spread_dev *sd,
+				    unsigned int vector);
 int irq_spread_dev_set_policy(struct irq_spread_dev *sd,
 			      enum irq_spread_policy policy);
+int irq_spread_dev_set(struct irq_spread_dev *sd, enum irq_spread_policy policy,
+		       const struct cpumask *cpus);
 enum irq_spread_policy irq_spread_dev_policy(struct irq_spread_dev *sd);
 int irq_spread_dev_set_cpus(struct irq_spread_dev *sd,
 			    const struct cpumask *cpus);

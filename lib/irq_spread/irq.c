@@ -12,12 +12,12 @@
  * notifier, called from a work item after every change; it reads the
  * state the core keeps, and an interrupt that is the user's makes its
  * vector the administrator's: no re-spread applies anything to it until a
- * policy is written.  CPU hotplug and the library's own placements leave
- * the interrupt placed.  A vector not in use cannot be marked.  A
- * re-spread still places the marked vectors, so that a vector's CPUs do
- * not depend on which others the administrator moved.  The notifier also
- * keeps the driver's aRFS reverse map in step, as there is only one
- * notifier per interrupt.
+ * new policy or irq_spread_dev_vector_to_policy() hands it back.  CPU
+ * hotplug and the library's own placements leave the interrupt placed.  A
+ * vector not in use cannot be marked.  A re-spread still places the
+ * marked vectors, so that a vector's CPUs do not depend on which others
+ * the administrator moved.  The notifier also keeps the driver's aRFS
+ * reverse map in step, as there is only one notifier per interrupt.
  *
  * The interrupt core is reached through KUnit static stubs, so that KUnit
  * can test all of it without interrupts and play the administrator.
@@ -321,8 +321,8 @@ void irq_spread_vec_rmap(struct irq_spread_dev *sd,
 /*
  * Whether the administrator moved vector @vec's interrupt, @sd's lock
  * held: an interrupt the interrupt core counts as the user's makes the
- * vector the administrator's, with the mask it has, until a policy write
- * hands it back; the driver is told.
+ * vector the administrator's, with the mask it has, until a new policy or
+ * irq_spread_dev_vector_to_policy() hands it back; the driver is told.
  */
 static void irq_spread_vec_check_admin(struct irq_spread_dev *sd,
 				       struct irq_spread_vec *vec)

@@ -8,6 +8,7 @@
  */
 #define pr_fmt(fmt) "irq_spread: " fmt
 
+#include <linux/capability.h>
 #include <linux/compiler.h>
 #include <linux/export.h>
 #include <linux/irq_spread.h>
@@ -84,12 +85,18 @@ int irq_spread_default_policy_set(struct irq_spread_topology *topo,
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_default_policy_set);
 
-/* Built-in parameters are parsed before the scheduler runs, at boot only. */
+/*
+ * Built-in parameters are parsed before the scheduler runs, at boot only;
+ * a write at run time needs CAP_NET_ADMIN in the initial user namespace.
+ */
 static int irq_spread_policy_param_set(const char *val,
 				       const struct kernel_param *kp)
 {
-	return irq_spread_default_policy_set(&irq_spread_system, val,
-					     system_state == SYSTEM_BOOTING);
+	bool booting = system_state == SYSTEM_BOOTING;
+
+	if (!booting && !capable(CAP_NET_ADMIN))
+		return -EPERM;
+	return irq_spread_default_policy_set(&irq_spread_system, val, booting);
 }
 
 static int irq_spread_policy_param_get(char *buf, const struct kernel_param *kp)

@@ -27,10 +27,13 @@
  * events (SUBSYSTEM=="irq_spread").  Netdevs, whose knobs net core shows,
  * have none.
  *
- * The files' show and store take the device's lock; the class device is
- * removed, which waits for them, before the registration goes.
+ * Writing needs CAP_NET_ADMIN in the initial user namespace: the files
+ * place interrupts of the whole machine.  The files' show and store take
+ * the device's lock; the class device is removed, which waits for them,
+ * before the registration goes.
  */
 #include <linux/bitmap.h>
+#include <linux/capability.h>
 #include <linux/device.h>
 #include <linux/init.h>
 #include <linux/irq_spread.h>
@@ -47,17 +50,82 @@
 #include "device.h"
 #include "pool.h"
 
+/* irq_spread_dev_configure()'s @policy for "the device's own". */
+#define IRQ_SPREAD_KEEP_POLICY	IRQ_SPREAD_NR_POLICIES
+
+/*
+ * Switch @sd to @policy (or keep its own) and, unless @cpus is %NULL, to
+ * the CPUs @cpus (@sd->topo->nr_cpus bits), as one change: the vectors in
+ * use are placed afresh once, all or nothing.  A new policy hands the
+ * administrator's vectors back to it.  Asking for what the device has
+ * changes nothing, unless the interrupt core refused the driver's last
+ * change of the vectors in use (irq_spread_dev_set_vectors()): then those
+ * are placed now.
+ */
+static int irq_spread_dev_configure(struct irq_spread_dev *sd,
+				    enum irq_spread_policy policy,
+				    const unsigned long *cpus)
+{
+	unsigned int n = sd->topo->nr_cpus, bits = sd->stride * BITS_PER_LONG;
+	unsigned int flags = IRQ_SPREAD_COMMIT_UNDO;
+	bool restricted, changed = false;
+	unsigned long *old;
+	int ret = 0;
+
+	old = bitmap_zalloc(bits, GFP_KERNEL);
+	if (!old)
+		return -ENOMEM;
+	mutex_lock(&sd->lock);
+	if (policy == IRQ_SPREAD_KEEP_POLICY)
+		policy = sd->policy;
+	bitmap_copy(old, sd->exclude, bits);
+	restricted = sd->restricted;
+	if (cpus) {
+		/* Only a set that can take an interrupt now: no silent fallback. */
+		irq_spread_topo_eligible(sd->topo, sd->scratch);
+		if (!bitmap_intersects(cpus, sd->scratch, n)) {
+			ret = -EINVAL;
+			goto unlock;
+		}
+		bitmap_complement(sd->exclude, cpus, n);
+		bitmap_clear(sd->exclude, n, bits - n);
+		sd->restricted = !bitmap_empty(sd->exclude, n);
+	}
+	if (policy == sd->policy && bitmap_equal(old, sd->exclude, bits) &&
+	    sd->nr_active == sd->nr_asked)
+		goto unlock;
+	if (policy != sd->policy)
+		flags |= IRQ_SPREAD_COMMIT_RESET;
+	ret = irq_spread_dev_respread(sd, sd->nr_asked, policy, flags);
+	if (ret) {
+		bitmap_copy(sd->exclude, old, bits);
+		sd->restricted = restricted;
+		goto unlock;
+	}
+	if (flags & IRQ_SPREAD_COMMIT_RESET)
+		sd->policy_set = true;
+	changed = true;
+unlock:
+	mutex_unlock(&sd->lock);
+	bitmap_free(old);
+	if (changed)
+		irq_spread_pools_follow(sd->topo, sd);
+	return ret;
+}
+
 /**
  * irq_spread_dev_set_policy - switch a device to a policy, as the admin does
  * @sd: the device
  * @policy: the policy
  *
- * What a write of the device's policy file does: hands the vectors the
- * administrator set back to the policy and places the vectors in use
- * afresh under @policy, within the CPUs the device may use, all of them
- * applied.  The same policy again only hands the vectors back.  The pools
- * @sd owns (&irq_spread_pool_info.owner) then place their requested
- * vectors afresh under @policy.  For a caller that shows the policy itself
+ * What a write of the device's policy file does: places the vectors in
+ * use afresh under @policy, within the CPUs the device may use, all of
+ * them applied, the vectors the administrator set handed back to the
+ * policy.  The device's own policy changes nothing (but places the
+ * vectors in use if the interrupt core refused the driver's last change
+ * of them).  The pools @sd owns
+ * (&irq_spread_pool_info.owner) then place their requested vectors afresh
+ * under @policy.  For a caller that shows the policy itself
  * (%IRQ_SPREAD_DEV_NO_CLASS).
  *
  * Context: process context, may sleep.
@@ -69,22 +137,80 @@
 int irq_spread_dev_set_policy(struct irq_spread_dev *sd,
 			      enum irq_spread_policy policy)
 {
-	int ret;
-
 	if (!sd || (unsigned int)policy >= IRQ_SPREAD_NR_POLICIES)
 		return -EINVAL;
-	mutex_lock(&sd->lock);
-	ret = irq_spread_dev_respread(sd, sd->nr_asked, policy,
-				      IRQ_SPREAD_COMMIT_RESET |
-				      IRQ_SPREAD_COMMIT_UNDO);
-	if (!ret)
-		sd->policy_set = true;
-	mutex_unlock(&sd->lock);
-	if (!ret)
-		irq_spread_pools_follow(sd->topo, sd);
-	return ret;
+	return irq_spread_dev_configure(sd, policy, NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_policy);
+
+/**
+ * irq_spread_dev_set - switch a device to a policy and to the CPUs it may use
+ * @sd: the device
+ * @policy: the policy
+ * @cpus: the CPUs; all of them for no restriction
+ *
+ * irq_spread_dev_set_cpus() and irq_spread_dev_set_policy() as one change:
+ * the vectors in use are placed afresh once, both take effect or neither
+ * does.  Asking for the policy and the CPUs the device has changes
+ * nothing.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EINVAL if @sd or @cpus is %NULL, @policy is no policy, or no
+ * CPU of @cpus can take an interrupt now; -ENOMEM; or the interrupt core's
+ * error for a vector it refused to move.  On error nothing changed.
+ */
+int irq_spread_dev_set(struct irq_spread_dev *sd, enum irq_spread_policy policy,
+		       const struct cpumask *cpus)
+{
+	if (!sd || !cpus || (unsigned int)policy >= IRQ_SPREAD_NR_POLICIES)
+		return -EINVAL;
+	return irq_spread_dev_configure(sd, policy, cpumask_bits(cpus));
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set);
+
+/**
+ * irq_spread_dev_vector_to_policy - hand a vector the administrator set back
+ * @sd: the device
+ * @vector: the device vector number
+ *
+ * A vector whose interrupt affinity the administrator set
+ * (irq_spread_dev_vector_admin()) goes where the device's policy places
+ * it, and follows the policy from now on; the other vectors stay where they
+ * are.  Nothing changes for a vector the administrator did not set.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EINVAL if @sd is %NULL or @vector is not a vector of @sd;
+ * -ENOMEM; or the interrupt core's error if it refused the move: the
+ * vector is still the administrator's then, its interrupt as it was.
+ */
+int irq_spread_dev_vector_to_policy(struct irq_spread_dev *sd,
+				    unsigned int vector)
+{
+	struct irq_spread_vec *vec;
+	int ret = 0;
+
+	if (!sd)
+		return -EINVAL;
+	mutex_lock(&sd->lock);
+	if (vector >= irq_spread_dev_nvec(sd)) {
+		ret = -EINVAL;
+		goto unlock;
+	}
+	vec = sd->vec[vector];
+	if (!vec->admin)
+		goto unlock;
+	vec->admin = false;
+	ret = irq_spread_dev_commit(sd, sd->placed, sd->nr_active,
+				    IRQ_SPREAD_COMMIT_UNDO);
+	if (ret)
+		vec->admin = true;
+	else
+		irq_spread_dev_committed(sd);
+unlock:
+	mutex_unlock(&sd->lock);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_vector_to_policy);
 
 /**
  * irq_spread_dev_policy - a device's policy
@@ -117,37 +243,7 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_policy);
 int irq_spread_dev_set_cpu_bits(struct irq_spread_dev *sd,
 				const unsigned long *cpus)
 {
-	unsigned int n = sd->topo->nr_cpus, bits = sd->stride * BITS_PER_LONG;
-	unsigned long *old;
-	bool restricted;
-	int ret;
-
-	old = bitmap_zalloc(bits, GFP_KERNEL);
-	if (!old)
-		return -ENOMEM;
-	mutex_lock(&sd->lock);
-	/* Only a set that can take an interrupt now: no silent fallback. */
-	irq_spread_topo_eligible(sd->topo, sd->scratch);
-	ret = -EINVAL;
-	if (!bitmap_intersects(cpus, sd->scratch, n))
-		goto unlock;
-	bitmap_copy(old, sd->exclude, bits);
-	restricted = sd->restricted;
-	bitmap_complement(sd->exclude, cpus, n);
-	bitmap_clear(sd->exclude, n, bits - n);
-	sd->restricted = !bitmap_empty(sd->exclude, n);
-	ret = irq_spread_dev_respread(sd, sd->nr_asked, sd->policy,
-				      IRQ_SPREAD_COMMIT_UNDO);
-	if (ret) {
-		bitmap_copy(sd->exclude, old, bits);
-		sd->restricted = restricted;
-	}
-unlock:
-	mutex_unlock(&sd->lock);
-	bitmap_free(old);
-	if (!ret)
-		irq_spread_pools_follow(sd->topo, sd);
-	return ret;
+	return irq_spread_dev_configure(sd, IRQ_SPREAD_KEEP_POLICY, cpus);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_cpu_bits);
 
@@ -163,7 +259,8 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_cpu_bits);
  * CPU hotplug moves vectors within @cpus.  Should none of @cpus be able to
  * take an interrupt later (all offline), the vectors go on the eligible
  * CPUs until one is back.  The pools @sd owns place their requested
- * vectors afresh within @cpus.  For a caller that shows the CPUs itself
+ * vectors afresh within @cpus.  The CPUs the device may use already change
+ * nothing.  For a caller that shows the CPUs itself
  * (%IRQ_SPREAD_DEV_NO_CLASS).
  *
  * Context: process context, may sleep.
@@ -210,8 +307,8 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_cpus);
  *
  * Context: process context, may sleep.
  * Return: true if the administrator set the vector's interrupt affinity
- * (``/proc/irq/N/smp_affinity``) since the last policy write: the vector
- * keeps it; false otherwise or for an invalid @vector.
+ * (``/proc/irq/N/smp_affinity``) since it was last handed back to the
+ * policy: the vector keeps it; false otherwise or for an invalid @vector.
  */
 bool irq_spread_dev_vector_admin(struct irq_spread_dev *sd,
 				 unsigned int vector)
@@ -260,8 +357,9 @@ static ssize_t policy_show(struct device *cdev, struct device_attribute *attr,
 }
 
 /*
- * Any policy name, the device's own too: it also hands the vectors the
- * administrator set back to the policy.  Anything else changes nothing.
+ * Any policy name: a new one also hands the vectors the administrator set
+ * back to the policy, the device's own changes nothing.  Anything else
+ * changes nothing either.
  */
 static ssize_t policy_store(struct device *cdev, struct device_attribute *attr,
 			    const char *buf, size_t count)
@@ -269,6 +367,8 @@ static ssize_t policy_store(struct device *cdev, struct device_attribute *attr,
 	int policy = irq_spread_policy_parse(buf);
 	int ret;
 
+	if (!capable(CAP_NET_ADMIN))
+		return -EPERM;
 	if (policy < 0)
 		return policy;
 	ret = irq_spread_dev_set_policy(dev_get_drvdata(cdev), policy);
@@ -308,6 +408,8 @@ static ssize_t cpus_store(struct device *cdev, struct device_attribute *attr,
 	unsigned long *cpus;
 	int ret;
 
+	if (!capable(CAP_NET_ADMIN))
+		return -EPERM;
 	cpus = bitmap_zalloc(n, GFP_KERNEL);
 	if (!cpus)
 		return -ENOMEM;

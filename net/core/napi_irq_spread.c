@@ -15,12 +15,13 @@
  *
  * What irq_spread adds: it places the indexes in use again when the driver
  * changes its number of queues, when a CPU goes offline or comes online,
- * and when the administrator writes the netdev's policy or CPUs
- * (/sys/class/net/<dev>/irq_spread/); it writes each new mask to the
+ * and when the administrator sets the netdev's policy or CPUs (netdev
+ * netlink, napi_irq_spread_nl.c); it writes each new mask to the
  * index's config and, for an index whose NAPI has an IRQ, to the IRQ.  An
- * index whose IRQ user space set keeps that mask until a policy is
- * written: net core's notifier passes every notification on to
- * irq_spread, which tells its own masks from the others.
+ * index whose IRQ user space set keeps that mask until a new policy is
+ * set or the administrator hands the index back to the policy: net core's
+ * notifier passes every notification on to irq_spread, which tells its
+ * own masks from the others.
  *
  * Locking: the hooks run with the netdev's instance lock held (NAPI IRQ
  * changes) or the RTNL lock (registration, queue counts), as their callers
@@ -36,7 +37,6 @@
 #include <linux/irq_spread.h>
 #include <linux/minmax.h>
 #include <linux/netdevice.h>
-#include <linux/sysfs.h>
 #include <net/netdev_lock.h>
 
 #include "napi_irq_spread.h"
@@ -91,8 +91,15 @@ static void netdev_irq_spread_configs(struct net_device *dev)
 					   &dev->napi_config[k].affinity_mask);
 }
 
-/* Whether net core places @napi's IRQ: it has one, and the notifier. */
-static bool napi_irq_spread_placed(const struct napi_struct *napi)
+/**
+ * napi_irq_spread_placed - whether irq_spread places a NAPI's IRQ
+ * @napi: the NAPI
+ *
+ * Context: the netdev's instance lock held.
+ * Return: true if @napi's netdev is registered with irq_spread and @napi
+ * has an IRQ with net core's affinity notifier.
+ */
+bool napi_irq_spread_placed(const struct napi_struct *napi)
 {
 	return napi->dev->napi_irq_spread && napi->config && napi->irq > 0 &&
 	       test_bit(NAPI_STATE_HAS_NOTIFIER, &napi->state);
@@ -227,99 +234,3 @@ void netdev_irq_spread_unregister(struct net_device *dev)
 	irq_spread_dev_unregister(dev->napi_irq_spread);
 	dev->napi_irq_spread = NULL;
 }
-
-/*
- * /sys/class/net/<dev>/irq_spread/: the policy and the CPUs of a netdev
- * whose NAPIs' IRQs irq_spread places.  The files go with the netdev's
- * kobject, before netdev_irq_spread_unregister().
- */
-static struct irq_spread_dev *netdev_irq_spread_of(struct device *d)
-{
-	return READ_ONCE(to_net_dev(d)->napi_irq_spread);
-}
-
-static ssize_t policy_show(struct device *d, struct device_attribute *attr,
-			   char *buf)
-{
-	struct irq_spread_dev *sd = netdev_irq_spread_of(d);
-
-	if (!sd)
-		return -ENODEV;
-	return irq_spread_policy_list(buf, PAGE_SIZE, irq_spread_dev_policy(sd));
-}
-
-static ssize_t policy_store(struct device *d, struct device_attribute *attr,
-			    const char *buf, size_t count)
-{
-	struct irq_spread_dev *sd = netdev_irq_spread_of(d);
-	int policy = irq_spread_policy_parse(buf);
-	int err;
-
-	if (!sd)
-		return -ENODEV;
-	if (policy < 0)
-		return policy;
-	err = irq_spread_dev_set_policy(sd, policy);
-	return err ?: count;
-}
-
-static DEVICE_ATTR_RW(policy);
-
-static ssize_t cpus_show(struct device *d, struct device_attribute *attr,
-			 char *buf)
-{
-	struct irq_spread_dev *sd = netdev_irq_spread_of(d);
-	cpumask_var_t cpus;
-	ssize_t len;
-
-	if (!sd)
-		return -ENODEV;
-	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
-		return -ENOMEM;
-	irq_spread_dev_cpus(sd, cpus);
-	len = sysfs_emit(buf, "%*pbl\n", cpumask_pr_args(cpus));
-	free_cpumask_var(cpus);
-	return len;
-}
-
-static ssize_t cpus_store(struct device *d, struct device_attribute *attr,
-			  const char *buf, size_t count)
-{
-	struct irq_spread_dev *sd = netdev_irq_spread_of(d);
-	cpumask_var_t cpus;
-	int err;
-
-	if (!sd)
-		return -ENODEV;
-	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
-		return -ENOMEM;
-	err = cpulist_parse(buf, cpus);
-	if (err || cpumask_empty(cpus))
-		err = -EINVAL;
-	else
-		err = irq_spread_dev_set_cpus(sd, cpus);
-	free_cpumask_var(cpus);
-	return err ?: count;
-}
-
-static DEVICE_ATTR_RW(cpus);
-
-static struct attribute *netdev_irq_spread_attrs[] = {
-	&dev_attr_policy.attr,
-	&dev_attr_cpus.attr,
-	NULL,
-};
-
-/* Only netdevs whose NAPIs' IRQs net core keeps have the directory. */
-static bool netdev_irq_spread_group_visible(struct kobject *kobj)
-{
-	return to_net_dev(kobj_to_dev(kobj))->irq_affinity_auto;
-}
-
-DEFINE_SIMPLE_SYSFS_GROUP_VISIBLE(netdev_irq_spread);
-
-const struct attribute_group netdev_irq_spread_group = {
-	.name		= "irq_spread",
-	.attrs		= netdev_irq_spread_attrs,
-	.is_visible	= SYSFS_GROUP_VISIBLE(netdev_irq_spread),
-};

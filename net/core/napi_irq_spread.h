@@ -9,7 +9,6 @@
 
 #include <linux/cpumask.h>
 
-struct attribute_group;
 struct napi_struct;
 struct net_device;
 
@@ -20,9 +19,7 @@ void netdev_irq_spread_unregister(struct net_device *dev);
 void napi_irq_spread_attach(struct napi_struct *napi);
 void napi_irq_spread_detach(struct napi_struct *napi);
 void napi_irq_spread_notify(struct napi_struct *napi, const cpumask_t *mask);
-
-extern const struct attribute_group netdev_irq_spread_group;
-#define NETDEV_IRQ_SPREAD_GROUP	(&netdev_irq_spread_group)
+bool napi_irq_spread_placed(const struct napi_struct *napi);
 #else
 static inline void netdev_irq_spread_register(struct net_device *dev)
 {
@@ -48,8 +45,6 @@ static inline void napi_irq_spread_notify(struct napi_struct *napi,
 					  const cpumask_t *mask)
 {
 }
-
-#define NETDEV_IRQ_SPREAD_GROUP	NULL
 #endif
 
 #endif /* _NET_CORE_NAPI_IRQ_SPREAD_H */

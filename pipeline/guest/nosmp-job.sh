@@ -6,7 +6,8 @@
 #
 # Checks that netdevsim creates and removes ports with irq_spread where
 # placement is a no-op, everything on CPU 0: a port with 4 queues, its
-# policy file, its vectors in irq_spread's debugfs, link up and down,
+# policy (netdev netlink, with the YNL CLI of $SRC), its vectors in
+# irq_spread's debugfs, link up and down,
 # ethtool -L, its removal; then a port of a device in pool mode.  No
 # traffic.  Each check is a KTAP line in $RESULTS/ktap.txt and on the
 # console, with what it found under it as "# " lines; a check that needs
@@ -14,7 +15,6 @@
 
 NSIM=/sys/bus/netdevsim
 DEVICES=/sys/kernel/debug/irq_spread/devices
-POLICIES="numa numa-core core"
 n=0
 
 ktap()
@@ -55,27 +55,40 @@ skip()
 	done
 }
 
-# Read file $1, expect $2.
-expect_file()
+# The YNL CLI with the netdev family's spec of the tree.
+ynl()
+{
+	python3 "$SRC/tools/net/ynl/pyynl/cli.py" --no-schema --output-json \
+		--spec "$SRC/Documentation/netlink/specs/netdev.yaml" "$@"
+}
+
+# dev-get of ifindex $1: expect irq-policy $2.
+expect_policy()
 {
 	local got
 
-	got=$(cat "$1") || return 1
-	[ "$got" = "$2" ] && return 0
-	echo "$1: \"$got\", expected \"$2\""
+	got=$(ynl --do dev-get --json "{\"ifindex\": $1}") || { echo "$got"; return 1; }
+	case $got in
+	*"\"irq-policy\": \"$2\""*) return 0 ;;
+	esac
+	echo "dev-get: $got, expected irq-policy $2"
 	return 1
 }
 
-# The policy list with $1 in brackets.
-policy_list()
+# dev-set of irq-policy $2 (a JSON value) on ifindex $1; with $3 "fail",
+# expect it refused.
+set_policy()
 {
-	local p out=
+	local out rc
 
-	for p in $POLICIES; do
-		[ "$p" = "$1" ] && p="[$p]"
-		out+="${out:+ }$p"
-	done
+	out=$(ynl --do dev-set --json "{\"ifindex\": $1, \"irq-policy\": $2}" 2>&1)
+	rc=$?
 	echo "$out"
+	if [ "${3:-}" = fail ]; then
+		[ $rc -ne 0 ]
+	else
+		[ $rc -eq 0 ]
+	fi
 }
 
 # Write $2 to $1; with $3 "fail", expect the write to be refused.
@@ -191,24 +204,25 @@ expect_pool()
 # A port with 4 queues registered with irq_spread.
 port_checks()
 {
-	local ifc pol
+	local ifc idx
 
 	if ! check "new_device with 4 queues" write_file $NSIM/new_device "1 1 4" ||
 	   ! check "the port's netdev exists" port_netdev 1; then
-		skip "no port" "4 IRQs requested" "policy file" "4 vectors on CPU 0 in debugfs" \
+		skip "no port" "4 IRQs requested" "dev-get: irq-policy numa" \
+			"4 vectors on CPU 0 in debugfs" \
 			"ethtool -L combined 2"
 		check "del_device" write_file $NSIM/del_device 1
 		return
 	fi
 	ifc=$(port_netdev 1)
-	pol=/sys/class/net/$ifc/irq_spread/policy
+	idx=$(cat "/sys/class/net/$ifc/ifindex")
 
 	check "4 IRQs requested" expect_irqs 4 1
-	check "policy reads $(policy_list numa)" expect_file "$pol" "$(policy_list numa)"
-	check "policy numa-core written" write_file "$pol" numa-core
-	check "policy reads $(policy_list numa-core)" expect_file "$pol" "$(policy_list numa-core)"
-	check "policy no-such-policy refused" write_file "$pol" no-such-policy fail
-	check "policy unchanged" expect_file "$pol" "$(policy_list numa-core)"
+	check "dev-get: irq-policy numa" expect_policy "$idx" numa
+	check "dev-set: irq-policy numa-core" set_policy "$idx" '"numa-core"'
+	check "dev-get: irq-policy numa-core" expect_policy "$idx" numa-core
+	check "dev-set: irq-policy 7 refused" set_policy "$idx" 7 fail
+	check "policy unchanged" expect_policy "$idx" numa-core
 	check "4 vectors on CPU 0 in debugfs" expect_vectors 1 "$ifc" 4 numa-core 4
 	check "link up" ip link set dev "$ifc" up
 	if check "ethtool -L combined 2" ethtool -L "$ifc" combined 2; then

@@ -29,10 +29,12 @@
 #include <kunit/test.h>
 #include <linux/bitmap.h>
 #include <linux/bits.h>
+#include <linux/capability.h>
 #include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/cpu_rmap.h>
 #include <linux/cpumask.h>
+#include <linux/cred.h>
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/interrupt.h>
@@ -1289,6 +1291,7 @@ static void irq_spread_test_dev_set_vectors_fails(struct kunit *test)
  * @policy: the device's policy after
  * @show: the policy file after
  * @aff: the vectors' affinities after
+ * @admin: vector 1 is still the administrator's after
  */
 struct store_case {
 	const char *desc;
@@ -1296,16 +1299,17 @@ struct store_case {
 	enum irq_spread_policy policy;
 	const char *show;
 	const char *aff;
+	bool admin;
 };
 
 /* From numa, with vector 1 moved to CPU 7 by the administrator. */
 static const struct store_case store_cases[] = {
 	{ "numa-core",	"numa-core",	IRQ_SPREAD_NUMA_CORE,
-	  "numa [numa-core] core\n",	"0;2;1;3" },
+	  "numa [numa-core] core\n",	"0;2;1;3",	false },
 	{ "core",	"core\n",	IRQ_SPREAD_CORE,
-	  "numa numa-core [core]\n",	"0;2;4;6" },
+	  "numa numa-core [core]\n",	"0;2;4;6",	false },
 	{ "numa again",	"numa",		IRQ_SPREAD_NUMA,
-	  "[numa] numa-core core\n",	"0;1;2;3" },
+	  "[numa] numa-core core\n",	"0;7;2;3",	true },
 };
 
 static void store_case_desc(const struct store_case *c, char *desc)
@@ -1315,7 +1319,10 @@ static void store_case_desc(const struct store_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(store, store_cases, store_case_desc);
 
-/* Writing a policy applies it to every vector, the administrator's too. */
+/*
+ * Writing a new policy applies it to every vector, the administrator's
+ * too; writing the device's own changes nothing.
+ */
 static void irq_spread_test_dev_store(struct kunit *test)
 {
 	const struct store_case *c = test->param_value;
@@ -1331,10 +1338,154 @@ static void irq_spread_test_dev_store(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), c->show);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), c->aff);
 	KUNIT_EXPECT_STREQ(test, dev_masks(test, sd, 4), c->aff);
-	KUNIT_EXPECT_FALSE(test, sd->vec[1]->admin);
+	KUNIT_EXPECT_EQ(test, sd->vec[1]->admin, c->admin);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
 	fake_notify(test);
+	KUNIT_EXPECT_EQ(test, sd->vec[1]->admin, c->admin);
+	if (c->admin)
+		KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
+}
+
+/*
+ * Writing the policy or the CPUs a device has changes nothing: no
+ * interrupt is set, the driver hears of nothing.
+ */
+static void irq_spread_test_dev_store_same(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
+	unsigned int sets;
+
+	KUNIT_ASSERT_EQ(test, dev_store(test, "cpus", "2-5"), 3);
+	KUNIT_ASSERT_STREQ(test, fake_affinities(test, 4), "2;3;4;5");
+	KUNIT_ASSERT_STREQ(test, dev_calls(test, sd), "0:2 1:3 2:4 3:5");
+	admin_set(test, 1, BIT(7));
+	KUNIT_ASSERT_STREQ(test, dev_calls(test, sd), "1:7");
+	sets = fake_sets(test, 4);
+
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa"), 4);
+	KUNIT_EXPECT_EQ(test, dev_store(test, "cpus", "2-5\n"), 4);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), sets);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "2;7;4;5");
+	KUNIT_EXPECT_TRUE(test, sd->vec[1]->admin);
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
+
+	/* Only CPU 2: every vector there but the administrator's. */
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_NUMA,
+						 cpumask_of(2)), 0);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "2;7;2;2");
+	sets = fake_sets(test, 4);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_NUMA,
+						 cpumask_of(2)), 0);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), sets);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "2;7;2;2");
+	KUNIT_EXPECT_TRUE(test, sd->vec[1]->admin);
+}
+
+/*
+ * irq_spread_dev_set(): the policy and the CPUs as one change, both or
+ * neither; a new policy hands the administrator's vector back.
+ */
+static void irq_spread_test_dev_set_both(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
+	struct dev_test *t = test->priv;
+	struct cpumask *cpus;
+	const char *table;
+
+	cpus = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cpus);
+	admin_set(test, 1, BIT(7));
+	KUNIT_ASSERT_STREQ(test, dev_calls(test, sd), "1:7");
+	table = dev_debugfs(test);
+
+	/* CPUs 2-7 under core: one vector per core, cores 1, 2 and 3 first. */
+	cpumask_clear(cpus);
+	bitmap_set(cpumask_bits(cpus), 2, 6);
+	t->fail_irq = FAKE_IRQ_BASE + 3;
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_CORE, cpus),
+			-EIO);
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "[numa] numa-core core\n");
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "cpus"), "0-7\n");
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;7;2;3");
+	KUNIT_EXPECT_STREQ(test, dev_debugfs(test), table);
+	KUNIT_EXPECT_TRUE(test, sd->vec[1]->admin);
+
+	t->fail_irq = 0;
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_CORE, cpus), 0);
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "numa numa-core [core]\n");
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "cpus"), "2-7\n");
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "2;4;6;3");
 	KUNIT_EXPECT_FALSE(test, sd->vec[1]->admin);
+
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(NULL, IRQ_SPREAD_CORE, cpus),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_CORE, NULL),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_NR_POLICIES,
+						 cpus), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "numa numa-core [core]\n");
+}
+
+/*
+ * A vector the administrator set goes back to where the policy places it
+ * when asked, and only then; the others stay where they are.
+ */
+static void irq_spread_test_dev_to_policy(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
+	struct dev_test *t = test->priv;
+	unsigned int sets;
+
+	admin_set(test, 1, BIT(7));
+	admin_set(test, 2, BIT(6));
+	KUNIT_ASSERT_STREQ(test, fake_affinities(test, 4), "0;7;6;3");
+	KUNIT_ASSERT_STREQ(test, dev_calls(test, sd), "1:7 2:6");
+
+	sets = fake_sets(test, 4);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_to_policy(sd, 0), 0);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), sets);
+
+	t->fail_irq = FAKE_IRQ_BASE + 1;
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_to_policy(sd, 1), -EIO);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;7;6;3");
+	KUNIT_EXPECT_TRUE(test, irq_spread_dev_vector_admin(sd, 1));
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
+
+	t->fail_irq = 0;
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_to_policy(sd, 1), 0);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;6;3");
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 1));
+	KUNIT_EXPECT_TRUE(test, irq_spread_dev_vector_admin(sd, 2));
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:1");
+	fake_notify(test);
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 1));
+
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_to_policy(sd, 4), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_to_policy(NULL, 1), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;6;3");
+}
+
+/*
+ * Writes need CAP_NET_ADMIN in the initial user namespace: without it they
+ * fail with EPERM and change nothing; reading needs nothing.
+ */
+static void irq_spread_test_dev_store_perm(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
+	struct cred *cred = prepare_creds();
+	const struct cred *old;
+
+	KUNIT_ASSERT_NOT_NULL(test, cred);
+	cap_lower(cred->cap_effective, CAP_NET_ADMIN);
+	old = override_creds(cred);
+	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "core"), -EPERM);
+	KUNIT_EXPECT_EQ(test, dev_store(test, "cpus", "4-7"), -EPERM);
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "[numa] numa-core core\n");
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "cpus"), "0-7\n");
+	revert_creds(old);
+	put_cred(cred);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;2;3");
+	KUNIT_EXPECT_EQ(test, sd->policy, IRQ_SPREAD_NUMA);
 }
 
 static const char * const store_bad_cases[] = {
@@ -1455,8 +1606,11 @@ static void irq_spread_test_dev_admin(struct kunit *test)
 	fake_notify(test);
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "2:2");
 
-	/* The same policy again hands it back. */
+	/* The same policy again changes nothing; handing it back does. */
 	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa\n"), 5);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;7;2;3");
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_to_policy(sd, 1), 0);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;2;3");
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "1:1");
 	fake_notify(test);
@@ -1634,11 +1788,15 @@ static void irq_spread_test_dev_caller_applies(struct kunit *test)
 	__set_bit(2, t->m->online);
 	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 2));
 
-	/* A policy write hands vector 1 back, through the caller. */
+	/*
+	 * Vector 1 handed back, through the caller; vector 2, which the
+	 * fallback left on other CPUs, goes home with it; 0 and 3 are not
+	 * touched.
+	 */
 	t->applies = 0;
-	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa"), 4);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_to_policy(sd, 1), 0);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;2;3");
-	KUNIT_EXPECT_EQ(test, t->applies, 4);
+	KUNIT_EXPECT_EQ(test, t->applies, 2);
 	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 1));
 
 	/* Detached, the interrupt keeps no hint and no notifier either. */
@@ -2127,7 +2285,7 @@ static void irq_spread_test_dev_detach_keeps(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, irq_spread_dev_vector_admin(sd, 1));
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
 
-	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa"), 4);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_to_policy(sd, 1), 0);
 	KUNIT_EXPECT_EQ(test, t->irq[5].aff, BIT(1));
 	KUNIT_EXPECT_NOT_NULL(test, t->irq[5].hint);
 	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 1));
@@ -2138,8 +2296,8 @@ static void irq_spread_test_dev_detach_keeps(struct kunit *test)
  * The administrator's mask refused when the vector's next interrupt is
  * attached (its CPUs all went offline while the interrupt was detached,
  * a link down and up): the interrupt is attached all the same, its
- * affinity as it was, the vector still the administrator's, and a policy
- * write hands it back.
+ * affinity as it was, the vector still the administrator's, until it is
+ * handed back.
  */
 static void irq_spread_test_dev_attach_admin_refused(struct kunit *test)
 {
@@ -2163,7 +2321,7 @@ static void irq_spread_test_dev_attach_admin_refused(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
 
 	t->fail_irq = 0;
-	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa"), 4);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_to_policy(sd, 1), 0);
 	KUNIT_EXPECT_EQ(test, t->irq[5].aff, BIT(1));
 	KUNIT_EXPECT_NOT_NULL(test, t->irq[5].hint);
 	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 1));
@@ -2326,7 +2484,7 @@ static void irq_spread_test_dev_kept(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, t->irq[2].hint);
 	KUNIT_EXPECT_TRUE(test, irq_spread_dev_vector_admin(sd, 2));
 
-	/* A policy write hands the vector back, as before. */
+	/* A new policy hands the vector back, as before. */
 	KUNIT_EXPECT_EQ(test, dev_store(test, "policy", "numa"), 4);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;4;5");
 	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 2));
@@ -2779,6 +2937,10 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE_PARAM(irq_spread_test_dev_store, store_gen_params),
 	KUNIT_CASE_PARAM(irq_spread_test_dev_store_bad, store_bad_gen_params),
 	KUNIT_CASE(irq_spread_test_dev_store_fails),
+	KUNIT_CASE(irq_spread_test_dev_store_same),
+	KUNIT_CASE(irq_spread_test_dev_set_both),
+	KUNIT_CASE(irq_spread_test_dev_to_policy),
+	KUNIT_CASE(irq_spread_test_dev_store_perm),
 	KUNIT_CASE(irq_spread_test_dev_admin),
 	KUNIT_CASE(irq_spread_test_dev_hotplug_fallback),
 	KUNIT_CASE(irq_spread_test_dev_register_class_fails),

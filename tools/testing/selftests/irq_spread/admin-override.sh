@@ -86,9 +86,13 @@ def test(t):
     step("admin")
     before = dev.state()
     for _ in range(3):
-        read(dev.policy_file)
+        dev.dev_get()
+        dev.napis()
         read(DEVICES)
-    t.eq(dev.state(), before, "reading policy and debugfs changes nothing")
+    t.eq(dev.state(), before, "dev-get, napi-get and debugfs change nothing")
+    t.eq([dev.source(q) for q in range(queues)],
+         ["policy", "user", "policy", "policy"],
+         "napi-get: queue 1's IRQ mask is the user's, the others the policy's")
 
     set_channels(dev, 2)
     step("ethtool -L 2", active=2)
@@ -150,12 +154,18 @@ def test(t):
          "CPU %d online: what moved moves back" % other)
     t.eq(dev.affinities(), held, "CPU %d online: as before" % other)
 
-    # The same policy again: every vector back to the policy.
-    t.eq(write(dev.policy_file, policy), 0, "write the policy again")
-    check_placement(t, dev, want("policy written"), "policy written")
+    # The same policy again changes nothing; napi-set hands queue 1 back.
+    kept = dev.state()
+    t.eq(dev.set_policy(policy), 0, "dev-set of the policy it has")
+    t.eq(dev.state(), kept, "the policy it has again: nothing changed")
+    t.eq(dev.source(1), "user", "the policy it has again: queue 1 the user's")
+    t.eq(dev.to_policy(1), 0, "napi-set: queue 1 back to the policy")
+    check_placement(t, dev, want("policy written"), "back to the policy")
     t.eq(dev.placements(), ["placed"] * queues,
-         "policy written: every IRQ placed by the kernel again")
-    check_rules(t, topo, dev, policy, "policy written")
+         "back to the policy: every IRQ placed by the kernel again")
+    t.eq([dev.source(q) for q in range(queues)], ["policy"] * queues,
+         "back to the policy: napi-get says so for every queue")
+    check_rules(t, topo, dev, policy, "back to the policy")
 
 
 run("irq_spread admin override", test, hp.restore)

@@ -5,20 +5,21 @@
 # Three devices, with no write to any /proc/irq/N/smp_affinity, go through
 # $IRQ_SPREAD_CHURN_CYCLES (default 300) CPU hotplug cycles (offline and
 # online of a CPU other than 0 that holds one of their vectors, the next
-# such CPU each time) interleaved with policy writes: one while the CPU is
-# offline every third cycle, and right after each online two to each
-# device in a row, without waiting.  The library's own applies and hotplug
+# such CPU each time) interleaved with policy sets (netdev netlink
+# dev-set): one while the CPU is offline every third cycle, and right after
+# each online two different ones to each device in a row, without waiting.  The library's own applies and hotplug
 # moves notify the affinity notifier (net core's, which passes each
 # notification on to the library) from a work item, which may run after
 # the library applied something else; no vector may be marked admin for
 # it, and no IRQ of theirs may be the user's in the interrupt core's
 # /proc/irq/N/affinity_placement, at the start of any cycle nor after the
 # last one.  A fourth device, on CPU 0, whose queue IRQ the user wrote
-# before the cycles and which gets no policy write, keeps the user's mask,
-# its state user and its row admin through every cycle.  After the cycles the library still places every IRQ:
-# each queue's debugfs row is active, with its IRQ and the IRQ's
-# affinity, and no IRQ has an affinity hint (net core sets none); a
-# policy write still places every vector by the policy's rules.
+# before the cycles and which gets no policy set, keeps the user's mask,
+# its state user and its row admin through every cycle.  After the cycles
+# the library still places every IRQ: each queue's debugfs row is active,
+# with its IRQ and the IRQ's affinity, and no IRQ has an affinity hint (net
+# core sets none); a policy set still places every vector by the policy's
+# rules.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
@@ -27,11 +28,12 @@ from irq_spread_lib import *
 CYCLES = int(os.environ.get("IRQ_SPREAD_CHURN_CYCLES", "300"))
 
 # The guest, devices on nodes 1, 2, 3 (CPUs 4-7, 8-11, 12-15), 4 queues
-# each.  After the cycles numa is written to every device twice: the first
-# round puts each on its own node, whatever the others' policies left on
-# its CPUs (core on node 2 uses 12 14 of node 3, on node 3 8 10 of node 2);
-# in the second each node's CPUs hold its own device's vectors only, which
-# are out of the load: tier 0 in CPU order.
+# each.  After the cycles every device is set to numa-core, then to numa:
+# numa-core keeps each device on its own node (two cores a node, a thread
+# each), whatever the others' policies left on its CPUs (core on node 2
+# uses 12 14 of node 3, on node 3 8 10 of node 2); then each node's CPUs
+# hold its own device's vectors only, which are out of the load when it is
+# set to numa: tier 0 in CPU order.
 WANT = ("4 5 6 7", "8 9 10 11", "12 13 14 15")
 hp = Hotplug()
 
@@ -87,7 +89,6 @@ def test(t):
          "the fourth device's IRQ: CPU 0, the user's")
     kept_lost = []   # cycles at whose start the user's write was not kept
     ours = {d.path: d for d in devs}
-    files = [d.policy_file for d in devs]
     cpus = sorted(c for c in topo.eligible() if c and pluggable(c))
     if not cpus:
         raise Skip("no hot-pluggable CPU but CPU 0")
@@ -132,11 +133,11 @@ def test(t):
         spent["offline"] += b - a
         if i % 3 == 2:
             p = POLICIES[i % len(POLICIES)]
-            f = files[i % len(files)]
-            err = write(f, p)
+            d = devs[i % len(devs)]
+            err = d.set_policy(p)
             nwrites += 1
             if err:
-                errors.append((i, f, p, err))
+                errors.append((i, d.ifname, p, err))
         c = clock()
         spent["writes"] += c - b
         hp.set(cpu, True)
@@ -144,18 +145,18 @@ def test(t):
         spent["online"] += b - c
         # Right after the online, two policies to each device in a row:
         # the notifications of the first may run while the second applies.
-        for d, f in enumerate(files):
-            for k in (0, 1):
-                p = POLICIES[(i + d + k) % len(POLICIES)]
-                err = write(f, p)
+        for k, d in enumerate(devs):
+            for n in (0, 1):
+                p = POLICIES[(i + k + n) % len(POLICIES)]
+                err = d.set_policy(p)
                 nwrites += 1
                 if err:
-                    errors.append((i, f, p, err))
+                    errors.append((i, d.ifname, p, err))
         spent["writes"] += clock() - b
         done += 1
     loop = clock() - t0
     t.diag("loop: %d cycles in %.1f s, %.0f ms a cycle: offline %.0f ms, "
-           "online %.0f ms, %d policy writes %.1f ms each, debugfs read "
+           "online %.0f ms, %d policy sets %.1f ms each, debugfs read "
            "%.1f ms" % (done, loop, 1000 * loop / max(done, 1),
                         1000 * spent["offline"] / max(done, 1),
                         1000 * spent["online"] / max(done, 1), nwrites,
@@ -166,7 +167,7 @@ def test(t):
     t.eq(hits, done, "every cycle offlined a CPU that held a vector")
     t.eq(["cycle %d: %s %s: %s" % (i, f, p, os.strerror(e))
           for i, f, p, e in errors], [],
-         "every policy write during the cycles succeeded")
+         "every policy set during the cycles succeeded")
     t.result(not sightings,
              "no vector admin, no IRQ the user's, at any cycle's start "
              "(%d of %d cycles)" % (len(sightings), done),
@@ -188,12 +189,13 @@ def test(t):
     check_placed(t, devs, "after %d cycles" % done)
 
     refused = []
-    for _ in range(2):
+    for p in ("numa-core", "numa"):
         for d in devs:
-            err = write(d.policy_file, "numa")
+            err = d.set_policy(p)
             if err:
-                refused.append("%s: %s" % (d.ifname, os.strerror(err)))
-    t.eq(refused, [], "numa written twice to every device after the cycles")
+                refused.append("%s %s: %s" % (d.ifname, p, os.strerror(err)))
+    t.eq(refused, [], "numa-core, then numa set on every device after the "
+         "cycles")
     for i, d in enumerate(devs):
         what = "numa after the cycles, device on node %d" % d.node
         check_placement(t, d, table(WANT[i]) if tables else None, what)

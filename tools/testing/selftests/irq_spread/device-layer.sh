@@ -9,8 +9,9 @@
 # the IRQs; each IRQ has one affinity notifier, irq_spread's.  What the
 # administrator set (policy, CPUs, an IRQ's smp_affinity) survives a
 # devlink reload, which unregisters and registers the IRQs again, as a
-# driver's reset does; bad values change nothing; a policy write hands
-# the hand-set IRQ back; a device created anew starts afresh.
+# driver's reset does; bad values change nothing; writing the policy it
+# has changes nothing, a new policy hands the hand-set IRQ back; a device
+# created anew starts afresh.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
@@ -148,6 +149,10 @@ def steps(t, topo, tables, node):
         t.result(st.st_uid == 0 and st.st_mode & 0o777 == 0o644,
                  "%s is root's, mode 0644" % path)
 
+    saved = state()
+    t.eq(write(CLASS + "/policy", "numa-core"), 0, "write numa-core again")
+    t.eq(state(), saved, "the policy it has again: nothing changed, event 1 "
+         "still the admin's")
     t.eq(write(CLASS + "/policy", "numa"), 0, "write numa")
     check(t, topo, tables, "numa written")
 

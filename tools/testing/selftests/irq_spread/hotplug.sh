@@ -120,7 +120,7 @@ def test(t):
           queues, "numa")
     cycle(t, topo, dev, "numa", without, tab(NUMA), tab(NUMA), queues, "numa")
 
-    write_ok(dev.policy_file, "numa-core")
+    dev.set_policy_ok("numa-core")
     placed(NUMA_CORE, "numa-core")
     check_rules(t, topo, dev, "numa-core", "numa-core")
     cycle(t, topo, dev, "numa-core", with_vec, tab(NUMA_CORE),
@@ -136,7 +136,7 @@ def test(t):
 
     # The load after the cycles: a second device.
     set_channels(dev, queues)
-    write_ok(dev.policy_file, "numa")
+    dev.set_policy_ok("numa")
     placed(NUMA, "numa, 4 channels again")
     dev2 = Nsim(7501, queues)
     what = "numa, no node, a device registered after the cycles"

@@ -48,6 +48,10 @@ DEVICES_HEADER = "device policy vector irq kind state cpus"
 DEFAULT_AFFINITY = "/proc/irq/default_smp_affinity"
 SYS_NODE = "/sys/devices/system/node"
 SYS_CPU = "/sys/devices/system/cpu"
+# The kernel tree these selftests sit in, with its YNL library and specs.
+KSRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../../.."))
+NETDEV_SPEC = KSRC + "/Documentation/netlink/specs/netdev.yaml"
+YNL_CLI = KSRC + "/tools/net/ynl/pyynl/cli.py"
 
 
 class Skip(Exception):
@@ -406,16 +410,102 @@ def sysfs_path(path):
 
 def foreign_devices():
     """irq_spread devices and pools with vectors that no test Nsim made:
-    debugfs rows, <netdev>/irq_spread groups, pools' requested vectors."""
+    debugfs rows, pools' requested vectors."""
     ours = {d.path for d in Nsim.created if d.alive}
     found = {r.device for r in devices_table()}
-    found |= {sysfs_path(os.path.dirname(p))
-              for p in glob.glob("/sys/class/net/*/irq_spread")}
     found -= ours
     for p in sorted(glob.glob(DEBUGFS + "/pools/*")):
         if len(read(p).splitlines()) > 2:
             found.add("pool " + os.path.basename(p))
     return sorted(found)
+
+
+# ---------------------------------------------------------------------------
+# The netdev netlink family, through the YNL library of the kernel tree
+
+_NETDEV = []
+
+
+def netdev_nl():
+    """The netdev family (one socket for the test), its spec not validated
+    again: the CLI test does that."""
+    if not _NETDEV:
+        # lib.sh runs python3 -S, for a start that is quick under TCG; YNL
+        # needs the distribution's packages (yaml).
+        import site  # pylint: disable=import-outside-toplevel
+        site.main()
+        sys.path.insert(0, KSRC + "/tools/net/ynl")
+        try:
+            from pyynl.lib import YnlFamily  # pylint: disable=import-outside-toplevel
+        except ImportError as e:
+            raise Skip("no YNL library in %s: %s" % (KSRC, e)) from e
+        _NETDEV.append(YnlFamily(NETDEV_SPEC, schema=""))
+    return _NETDEV[0]
+
+
+def netdev_nl_reset():
+    """Forget the family's socket: a child opens its own, with its own
+    credentials."""
+    _NETDEV.clear()
+
+
+class NlResult:
+    """What a netlink request got: its reply, or its errno and extack."""
+
+    def __init__(self, reply=None, err=0, extack=None):
+        self.reply = reply
+        self.err = err
+        self.extack = extack or {}
+
+    def __repr__(self):
+        return "NlResult(err=%d, extack=%r)" % (self.err, self.extack)
+
+
+def nl_do(op, vals):
+    """netdev @op with @vals: an NlResult, the error kept, not raised."""
+    ynl = netdev_nl()
+    from pyynl.lib import NlError  # pylint: disable=import-outside-toplevel
+    try:
+        return NlResult(reply=ynl.do(op, vals))
+    except NlError as e:
+        return NlResult(err=e.error, extack=e.nl_msg.extack)
+
+
+class NetdevListener:
+    """A socket of the netdev family in its mgmt group: the dev-add,
+    dev-del and dev-change notifications since the last take()."""
+
+    def __init__(self):
+        netdev_nl()
+        from pyynl.lib import YnlFamily  # pylint: disable=import-outside-toplevel
+        self.ynl = YnlFamily(NETDEV_SPEC, schema="")
+        self.ynl.ntf_subscribe("mgmt")
+
+    def take(self, ifindex):
+        """The notifications about @ifindex received so far, in order:
+        (name, message) each.  The kernel sends them before it answers the
+        request that caused them."""
+        self.ynl.check_ntf()
+        out = []
+        while not self.ynl.async_msg_queue.empty():
+            n = self.ynl.async_msg_queue.get_nowait()
+            if n["msg"].get("ifindex") == ifindex:
+                out.append((n["name"], n["msg"]))
+        return out
+
+
+def cpus_to_words(cpus, words=None):
+    """A CPU set as irq-cpus' u32 words."""
+    n = words if words is not None else max(cpus, default=0) // 32 + 1
+    out = [0] * n
+    for c in cpus:
+        out[c // 32] |= 1 << (c % 32)
+    return out
+
+
+def words_to_cpus(words):
+    return frozenset(32 * w + b for w, v in enumerate(words)
+                     for b in range(32) if v >> b & 1)
 
 
 # ---------------------------------------------------------------------------
@@ -510,9 +600,7 @@ class Nsim:
         self.ifname = os.path.basename(nets[0])
         self.sysfs = "/sys/class/net/" + self.ifname
         self.path = sysfs_path(self.sysfs)
-        self.group = self.sysfs + "/irq_spread"
-        self.policy_file = self.group + "/policy"
-        self.cpus_file = self.group + "/cpus"
+        self.ifindex = int(read(self.sysfs + "/ifindex"))
         self.irqs = self._find_irqs()
 
     def link(self, up):
@@ -560,12 +648,68 @@ class Nsim:
     def wait_state(self, q, state):
         return wait_vector_state(self.path, q, state)
 
+    def dev_get(self):
+        """dev-get of the port: its irq-policy and irq-cpus."""
+        r = nl_do("dev-get", {"ifindex": self.ifindex})
+        if r.err:
+            raise OSError(r.err, "dev-get %s: %r" % (self.ifname, r))
+        return r.reply
+
     def policy(self):
-        return active_policy(self.policy_file)
+        return self.dev_get()["irq-policy"]
+
+    def cpus(self):
+        return words_to_cpus(self.dev_get()["irq-cpus"])
+
+    def set(self, policy=None, cpus=None, raw=None):
+        """dev-set of @policy and/or @cpus (a CPU set), or of the @raw
+        attributes: an NlResult."""
+        vals = {"ifindex": self.ifindex}
+        if policy is not None:
+            vals["irq-policy"] = policy
+        if cpus is not None:
+            vals["irq-cpus"] = cpus_to_words(cpus)
+        vals.update(raw or {})
+        return nl_do("dev-set", vals)
+
+    def set_policy(self, policy):
+        """dev-set of the policy: 0 or the errno."""
+        return self.set(policy=policy).err
+
+    def set_policy_ok(self, policy):
+        """dev-set of the policy; raise if refused."""
+        r = self.set(policy=policy)
+        if r.err:
+            raise OSError(r.err, "dev-set %s irq-policy %s: %r"
+                          % (self.ifname, policy, r))
+
+    def set_cpus(self, cpus):
+        """dev-set of the CPUs (a set or a CPU list): 0 or the errno."""
+        if isinstance(cpus, str):
+            cpus = parse_cpulist(cpus)
+        return self.set(cpus=cpus).err
+
+    def napis(self):
+        """Queue -> its NAPI as napi-get reports it, by IRQ."""
+        by_irq = {n.get("irq"): n for n in
+                  netdev_nl().dump("napi-get", {"ifindex": self.ifindex})}
+        return {q: by_irq[irq] for q, irq in enumerate(self.irqs)
+                if irq in by_irq}
+
+    def source(self, q):
+        """Queue @q's irq-affinity-source: "policy", "user" or None."""
+        return self.napis().get(q, {}).get("irq-affinity-source")
+
+    def to_policy(self, q):
+        """napi-set: hand queue @q's IRQ back to the policy; 0 or errno."""
+        napi = self.napis()[q]
+        return nl_do("napi-set", {"id": napi["id"],
+                                  "irq-affinity-source": "policy"}).err
 
     def state(self):
         """Everything a read or a rejected write must leave alone."""
-        return (read(self.policy_file), read(self.cpus_file),
+        d = self.dev_get()
+        return (d.get("irq-policy"), tuple(d.get("irq-cpus", ())),
                 tuple(sorted(self.rows().items())),
                 tuple((read("/proc/irq/%d/smp_affinity_list" % i),
                        read("/proc/irq/%d/effective_affinity_list" % i),

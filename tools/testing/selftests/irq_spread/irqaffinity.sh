@@ -4,7 +4,7 @@
 # irqaffinity= at run time: with /proc/irq/default_smp_affinity leaving out
 # some CPUs of a node, a device on that node gets no vector on them under
 # any policy (the placement is the rules' on the CPUs left); with the
-# default affinity restored, a policy write places the device on them
+# default affinity restored, a new policy places the device on them
 # again.  What the IRQ core does with a bad value there is not irq_spread's
 # and not tested here.
 
@@ -53,7 +53,7 @@ def test(t):
         what = "%s, CPUs %s out of the default affinity" % (policy,
                                                             fmt_cpulist(out))
         if policy != "numa":
-            write_ok(dev.policy_file, policy)
+            dev.set_policy_ok(policy)
         used = set().union(*(dev.affinities() + dev.effectives()))
         t.result(not used & out, "%s: no vector on them" % what,
                  "used %s" % fmt_cpulist(used & out))
@@ -61,7 +61,7 @@ def test(t):
         check_rules(t, topo, dev, policy, what)
 
     restore()
-    write_ok(dev.policy_file, "numa")
+    dev.set_policy_ok("numa")
     what = "numa, default affinity restored"
     check_placement(t, dev, table(RESTORED) if tables else None, what)
     check_rules(t, topo, dev, "numa", what)

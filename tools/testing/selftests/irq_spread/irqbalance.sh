@@ -11,7 +11,8 @@
 # Without a policy script, irqbalance takes the library's IRQs as any
 # other's, moves them (smp_affinity_list, effective_affinity_list), and
 # every vector of a registered device it moved is marked admin, in
-# --oneshot and in its normal mode; a policy write hands them back.  With
+# --oneshot and in its normal mode; napi-set (the port's queues) and a new
+# policy (the event IRQs) hand them back.  With
 # tools/irq_spread/irqbalance/irqbalance-policy.sh as --policyscript, which
 # answers ban=true for the listed IRQs only, irqbalance bans each of them
 # (its --debug says so), moves none, none is marked admin or becomes the
@@ -156,10 +157,14 @@ class Setup:
         return out
 
     def hand_back(self):
-        """Write each registered device's policy, which hands its vectors
-        back to it; put the pool's IRQs back on the CPUs it gave them (a
-        pool takes no write for the administrator's)."""
-        write_ok(self.net.policy_file, "numa")
+        """Hand each registered device's vectors back to its policy: the
+        netdev's queues with napi-set, the event IRQs by writing another
+        policy and numa again; put the pool's IRQs back on the CPUs it gave
+        them (a pool takes no write for the administrator's)."""
+        for q in range(self.net.queues):
+            if self.net.source(q) == "user" and self.net.to_policy(q):
+                raise OSError("napi-set of queue %d refused" % q)
+        write_ok(self.events_policy, "core")
         write_ok(self.events_policy, "numa")
         for irq, cpus in self.pool_cpus().items():
             set_irq_affinity(irq, cpus)
@@ -265,7 +270,7 @@ def steps(t, topo, s, initial):
          "policy script: ban=true for IRQs %d, %d, nothing for %d"
          % tuple(probe))
 
-    # Where a policy write puts the vectors, with every device's load.
+    # Where the policies put the vectors, with every device's load.
     s.hand_back()
     placed = s.placed()
     for script in (None, SCRIPT):
@@ -333,7 +338,7 @@ def run_once(t, topo, s, script, oneshot, placed, initial):
     if not script:
         s.hand_back()
         t.eq((s.admin(), s.placed()), ([], placed),
-             "%s: a policy write hands them back" % what)
+             "%s: napi-set and a new policy hand them back" % what)
     else:
         t.eq(s.placed(), placed, "%s: the library's placement kept" % what)
     for dev in late:

@@ -7,7 +7,7 @@
 # net core's, which irq_spread installs none beside; the aRFS reverse map
 # follows an admin write and a CPU hotplug move; the administrator's mask
 # of a NAPI index survives NAPI delete and add (link down/up) and ethtool
-# -L down and up, until a policy write hands it back; link up attaches an
+# -L down and up, until napi-set hands it back; link up attaches an
 # IRQ whose administrator's CPUs all went offline while the link was
 # down; a devlink reload re-creates the netdev, whose placement starts
 # afresh.
@@ -138,9 +138,11 @@ def test(t):
     set_channels(dev, queues)
     check_placement(t, dev, want("admin"), "ethtool -L 4", admin={1})
 
-    # A policy write hands the IRQ back.
-    t.eq(write(dev.policy_file, "numa"), 0, "write the policy")
-    check_placement(t, dev, want("registered"), "policy written")
+    # The policy it has changes nothing; napi-set hands the IRQ back.
+    t.eq(dev.set_policy("numa"), 0, "dev-set of the policy it has")
+    check_placement(t, dev, want("admin"), "the policy it has", admin={1})
+    t.eq(dev.to_policy(1), 0, "napi-set: queue 1 back to the policy")
+    check_placement(t, dev, want("registered"), "queue 1 back to the policy")
 
     # A devlink reload re-creates the port: its netdev, and its placement.
     dev.set_affinity(1, [cpu])

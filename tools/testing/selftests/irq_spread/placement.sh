@@ -62,9 +62,13 @@ def test(t):
             what = "%s, node %s, %d queues" % (policy, n, queues)
             dev = Nsim(7100 + i, queues, n)
             t.eq(dev.policy(), policy, "%s: device takes the default" % what)
-            t.eq(sorted(os.listdir(dev.group)), ["cpus", "policy"],
-                 "%s: irq_spread/ holds the policy and cpus files only"
-                 % what)
+            t.result(not os.path.exists(dev.sysfs + "/irq_spread"),
+                     "%s: no irq_spread/ under the netdev's sysfs" % what)
+            t.eq(sorted(k for k in dev.dev_get() if k.startswith("irq-")),
+                 ["irq-cpus", "irq-policy"],
+                 "%s: dev-get reports irq-policy and irq-cpus" % what)
+            t.eq(dev.cpus(), parse_cpulist(read(SYS_CPU + "/possible")),
+                 "%s: irq-cpus: every possible CPU" % what)
             want = eff = None
             if tables and n is None:
                 want = eff = table(NO_NODE[policy])

@@ -4,15 +4,17 @@
 # The interrupt core refuses a mask, on a real irqchip: netdevsim's
 # fail_irq_affinity knob makes the device's lines refuse, with ENOSPC as
 # x86's vector allocator does, any mask whose online CPUs are all listed.
-# A policy write, a CPUs write and a channel change that need such a mask
-# change nothing: the writes fail with ENOSPC; policy, placement, debugfs
+# A policy set, a CPUs set (netdev netlink dev-set) and a channel change
+# that need such a mask change nothing: the sets fail with ENOSPC and an
+# extack; policy, placement, debugfs
 # rows, affinities, hints and the interrupt core's placement state stay as
 # they were, and no vector becomes the administrator's.  A CPU going
 # offline whose queue cannot be moved where the library wants it leaves
 # the IRQ wherever the interrupt core's fallback puts it, still placed, not
-# the administrator's, and the queue goes home when the CPU is back.  The
-# same policy write on a device whose IRQs irq_spread sets itself (event
-# IRQs) changes nothing either.
+# the administrator's, and the queue goes home when the CPU is back.  After
+# a refused channel change, a set of the policy the netdev has places the
+# new queues.  A policy write on a device whose IRQs irq_spread sets itself
+# (event IRQs) changes nothing either.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
@@ -69,13 +71,13 @@ def test(t):
     no_admin(t, dev, "registered")
 
     refused(t, dev, {12, 14}, "policy core",
-            lambda: write(dev.policy_file, "core"))
+            lambda: dev.set_policy("core"))
     t.eq(dev.policy(), "numa", "policy core refused: still numa")
-    t.eq(write(dev.policy_file, "core"), 0, "policy core, nothing listed")
+    t.eq(dev.set_policy("core"), 0, "policy core, nothing listed")
     check_placement(t, dev, want("core"), "core")
 
     refused(t, dev, set(range(8)), "CPUs 0-7",
-            lambda: write(dev.cpus_file, "0-7"))
+            lambda: dev.set_cpus(set(range(8))))
 
     set_channels(dev, 2)
     check_placement(t, dev, table("8 10") if tables else None,
@@ -88,7 +90,8 @@ def test(t):
          "ethtool -L 4 refused: rows, affinities and placement state as "
          "they were")
     no_admin(t, dev, "ethtool -L 4 refused")
-    t.eq(write(dev.policy_file, "core"), 0, "policy core again")
+    t.eq(dev.set_policy("core"), 0,
+         "the policy it has, after a refused ethtool -L: accepted")
     check_placement(t, dev, want("core"), "core again")
 
     gone = 12

@@ -4,9 +4,9 @@
 # Stress: every way a device's placement changes, at once, for
 # IRQ_SPREAD_STRESS_SECONDS (60 unless set).  Threads of one python3
 # process (a fork costs about 0.15 s under TCG) race each other: CPUs
-# going offline and online (two threads, CPUs 1-7 and 8-15), policy
-# writes through sysfs (the netdevs' irq_spread/policy and the device
-# layer's /sys/class/irq_spread/*/policy), the administrator's writes to
+# going offline and online (two threads, CPUs 1-7 and 8-15), policy sets
+# (netdev netlink dev-set for the netdevs, the device layer's
+# /sys/class/irq_spread/*/policy for the rest), the administrator's writes to
 # /proc/irq/N/smp_affinity_list, ethtool -L (SIOCETHTOOL), links down and
 # up (netdevsim deletes its NAPIs at stop and adds them at open), XDP on
 # and off (an XDP_PASS program in driver mode on netdevsim port A), and
@@ -32,8 +32,8 @@
 #   the run (the monitor's samples) no churned device has one, and a
 #   persistent device only on an IRQ the administrator had begun to
 #   write; at the end, each admin vector had a write of the
-#   administrator's that ended after the last policy write to its device
-#   began (a policy write hands every vector back);
+#   administrator's that ended after the last set of a new policy to its
+#   device began (a new policy hands every vector back);
 # - at the end, the workers stopped, every CPU online, XDP off and the
 #   links up: every attached IRQ has one affinity notifier, net core's
 #   ("other" in debugfs) for a netdev's queue IRQ, irq_spread's for the
@@ -41,7 +41,8 @@
 #   (irq_spread_lib's check_placement(), no affinity hint on a netdev's
 #   queue IRQ, and rule_problems(): one vector per slot, floor and
 #   ceiling per CPU, nearest hop first, a core each, eligible CPUs only;
-#   a device with admin vectors after a policy write hands them back);
+#   a device with admin vectors after another policy and its own again
+#   hand them back);
 #   once the churned devices are gone, debugfs lists none of them;
 # - no splat in the kernel log (the pipeline checks kmemleak's report),
 #   nor a warning of net core's or the library's that an IRQ or a vector
@@ -68,7 +69,7 @@ ADMIN_PAUSE = 0.1
 A_ID, B_ID, EV_ID = 7970, 7971, 7972
 CHURN_IDS = list(range(7980, 7990))
 CHURN_QUEUES = 4
-KINDS = ("cpu hotplug", "policy (sysfs)", "admin write", "ethtool -L",
+KINDS = ("cpu hotplug", "policy", "admin write", "ethtool -L",
          "link down/up", "XDP on/off", "netdevsim create/delete",
          "debugfs read")
 GONE = (errno.ENOENT, errno.ENODEV)
@@ -145,13 +146,12 @@ class Cpus:
 
 
 class Churned:
-    """A churned netdevsim port while it exists: its netdev's name and
-    policy file, and going, set before anything starts to remove it."""
+    """A churned netdevsim port while it exists: its netdev's name, and
+    going, set before anything starts to remove it."""
 
     def __init__(self, dev):
         self.dev = dev
         self.ifname = dev.ifname
-        self.policy_file = dev.policy_file
         self.channels = dev.queues
         self.going = False
 
@@ -201,15 +201,14 @@ S = Shared()
 
 
 class Persistent:
-    """A persistent netdevsim port: name, ifindex, policy file, debugfs
+    """A persistent netdevsim port: name, ifindex, debugfs
     path, largest channel count, its queues' IRQs, which the
     administrator may write (vector K is queue K's)."""
 
     def __init__(self, dev):
         self.dev = dev
         self.ifname = dev.ifname
-        self.ifindex = int(read(dev.sysfs + "/ifindex"))
-        self.policy_file = dev.policy_file
+        self.ifindex = dev.ifindex
         self.path = dev.path
         self.channels = dev.queues
         self.vec_irq = dict(enumerate(dev.irqs))
@@ -385,21 +384,31 @@ def hotplug_worker(cpus, state):
     return body
 
 
-def policy_sysfs_worker(persistent, ev):
-    files = [(p.path, p.policy_file) for p in persistent] + \
-        [(ev.path, ev.policy_file)]
+def policy_accessors(d):
+    """The policy of device @d, and how to set it: netdev netlink for a
+    port, the class device's policy file for the event IRQs."""
+    if isinstance(d, NsimEvents):
+        return (lambda: active_policy(d.policy_file),
+                lambda p: write_ok(d.policy_file, p))
+    return d.policy, d.set_policy_ok
+
+
+def policy_worker(persistent, ev):
+    """Policy sets; only a new policy hands the admin's vectors back."""
+    targets = [(p.path,) + policy_accessors(p.dev) for p in persistent]
+    targets.append((ev.path,) + policy_accessors(ev))
 
     def body():
         p = random.choice(POLICIES)
         c = S.pick_churned() if random.random() < 0.3 else None
         if c:
-            COUNTS.attempt("policy (sysfs)", c.policy_file,
-                           lambda: write_ok(c.policy_file, p), c.why_gone)
+            COUNTS.attempt("policy", c.ifname,
+                           lambda: c.dev.set_policy_ok(p), c.why_gone)
         else:
-            path, f = random.choice(files)
+            path, get, put = random.choice(targets)
             start = clock()
-            if not COUNTS.attempt("policy (sysfs)", f,
-                                  lambda: write_ok(f, p)):
+            new = get() != p
+            if not COUNTS.attempt("policy", path, lambda: put(p)) and new:
                 S.policy_written(path, start)
         pause()
     return body
@@ -648,7 +657,8 @@ def admin_moved(t, rows, cpus):
 def admin_problems(rows):
     """Admin vectors no admin wrote, or handed back since: each must be on
     a persistent device, on an IRQ an admin write succeeded on, the last
-    such write ending after the last policy write to the device began."""
+    such write ending after the last set of a new policy to the device
+    began."""
     bad = []
     for r in rows:
         if r.state != "admin":
@@ -664,7 +674,7 @@ def admin_problems(rows):
                        "succeeded" % (r.device, r.vector, irq))
         elif start is not None and end < start:
             bad.append("%s vector %d IRQ %d: admin, its last admin write "
-                       "ended at %.3f s, a policy write began at %.3f s"
+                       "ended at %.3f s, a new policy began at %.3f s"
                        % (r.device, r.vector, irq, end - T0[0],
                           start - T0[0]))
     return bad
@@ -765,7 +775,7 @@ def test(t):
     threads = [
         worker("cpu hotplug:low", hotplug_worker(cpus[:half], state)),
         worker("cpu hotplug:high", hotplug_worker(cpus[half:], state)),
-        worker("policy (sysfs)", policy_sysfs_worker(persistent, ev)),
+        worker("policy", policy_worker(persistent, ev)),
         worker("admin write", admin_worker(targets, state,
                                            sorted(topo.online()))),
         worker("ethtool -L", channels_worker(persistent)),
@@ -819,7 +829,7 @@ def test(t):
     rows = devices_table()
     admin = admin_problems(rows)
     t.eq(admin, [], "at the end: %d vectors admin, each written by the "
-         "admin after the last policy write to its device began"
+         "admin after the last new policy of its device began"
          % len([r for r in rows if r.state == "admin"]))
     check_notifiers(t, rows)
 
@@ -832,12 +842,15 @@ def test(t):
     for d, what in devices:
         if check_device(t, topo, d, what, moved.get(d.path, ())):
             handed.append((d, what))
-    # Devices with admin vectors: the policy hands them back, then the
-    # rules apply.
+    # Devices with admin vectors: another policy and the device's own
+    # again hand them back, then the rules apply.
     for d, what in handed:
-        policy = active_policy(d.policy_file)
-        what += ", %s written" % policy
-        t.eq(write(d.policy_file, policy), 0, "%s: accepted" % what)
+        get, put = policy_accessors(d)
+        policy = get()
+        other = next(p for p in POLICIES if p != policy)
+        what += ", %s and %s set" % (other, policy)
+        put(other)
+        put(policy)
         t.eq(check_device(t, topo, d, what), set(),
              "%s: no admin vector" % what)
 

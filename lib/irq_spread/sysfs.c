@@ -60,7 +60,8 @@
  * administrator's vectors back to it.  Asking for what the device has
  * changes nothing, unless the interrupt core refused the driver's last
  * change of the vectors in use (irq_spread_dev_set_vectors()): then those
- * are placed now.
+ * are placed now.  Returns 1 if the policy or the CPUs changed, 0 if
+ * not, or a negative errno.
  */
 static int irq_spread_dev_configure(struct irq_spread_dev *sd,
 				    enum irq_spread_policy policy,
@@ -68,7 +69,7 @@ static int irq_spread_dev_configure(struct irq_spread_dev *sd,
 {
 	unsigned int n = sd->topo->nr_cpus, bits = sd->stride * BITS_PER_LONG;
 	unsigned int flags = IRQ_SPREAD_COMMIT_UNDO;
-	bool restricted, changed = false;
+	bool restricted, same, placed = false;
 	unsigned long *old;
 	int ret = 0;
 
@@ -91,8 +92,8 @@ static int irq_spread_dev_configure(struct irq_spread_dev *sd,
 		bitmap_clear(sd->exclude, n, bits - n);
 		sd->restricted = !bitmap_empty(sd->exclude, n);
 	}
-	if (policy == sd->policy && bitmap_equal(old, sd->exclude, bits) &&
-	    sd->nr_active == sd->nr_asked)
+	same = policy == sd->policy && bitmap_equal(old, sd->exclude, bits);
+	if (same && sd->nr_active == sd->nr_asked)
 		goto unlock;
 	if (policy != sd->policy)
 		flags |= IRQ_SPREAD_COMMIT_RESET;
@@ -104,11 +105,12 @@ static int irq_spread_dev_configure(struct irq_spread_dev *sd,
 	}
 	if (flags & IRQ_SPREAD_COMMIT_RESET)
 		sd->policy_set = true;
-	changed = true;
+	placed = true;
+	ret = !same;
 unlock:
 	mutex_unlock(&sd->lock);
 	bitmap_free(old);
-	if (changed)
+	if (placed)
 		irq_spread_pools_follow(sd->topo, sd);
 	return ret;
 }
@@ -137,9 +139,12 @@ unlock:
 int irq_spread_dev_set_policy(struct irq_spread_dev *sd,
 			      enum irq_spread_policy policy)
 {
+	int ret;
+
 	if (!sd || (unsigned int)policy >= IRQ_SPREAD_NR_POLICIES)
 		return -EINVAL;
-	return irq_spread_dev_configure(sd, policy, NULL);
+	ret = irq_spread_dev_configure(sd, policy, NULL);
+	return min(ret, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_policy);
 
@@ -147,24 +152,27 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_policy);
  * irq_spread_dev_set - switch a device to a policy and to the CPUs it may use
  * @sd: the device
  * @policy: the policy
- * @cpus: the CPUs; all of them for no restriction
+ * @cpus: the CPUs, all of them for no restriction; %NULL keeps the CPUs
+ *	the device has
  *
  * irq_spread_dev_set_cpus() and irq_spread_dev_set_policy() as one change:
  * the vectors in use are placed afresh once, both take effect or neither
  * does.  Asking for the policy and the CPUs the device has changes
- * nothing.
+ * nothing, and says so: for a caller that tells others of a change.
  *
  * Context: process context, may sleep.
- * Return: 0; -EINVAL if @sd or @cpus is %NULL, @policy is no policy, or no
- * CPU of @cpus can take an interrupt now; -ENOMEM; or the interrupt core's
- * error for a vector it refused to move.  On error nothing changed.
+ * Return: 1 if the policy or the CPUs changed, 0 if the device had them
+ * already; -EINVAL if @sd is %NULL, @policy is no policy, or no CPU of
+ * @cpus can take an interrupt now; -ENOMEM; or the interrupt core's error
+ * for a vector it refused to move.  On error nothing changed.
  */
 int irq_spread_dev_set(struct irq_spread_dev *sd, enum irq_spread_policy policy,
 		       const struct cpumask *cpus)
 {
-	if (!sd || !cpus || (unsigned int)policy >= IRQ_SPREAD_NR_POLICIES)
+	if (!sd || (unsigned int)policy >= IRQ_SPREAD_NR_POLICIES)
 		return -EINVAL;
-	return irq_spread_dev_configure(sd, policy, cpumask_bits(cpus));
+	return irq_spread_dev_configure(sd, policy,
+					cpus ? cpumask_bits(cpus) : NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set);
 
@@ -243,7 +251,9 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_policy);
 int irq_spread_dev_set_cpu_bits(struct irq_spread_dev *sd,
 				const unsigned long *cpus)
 {
-	return irq_spread_dev_configure(sd, IRQ_SPREAD_KEEP_POLICY, cpus);
+	int ret = irq_spread_dev_configure(sd, IRQ_SPREAD_KEEP_POLICY, cpus);
+
+	return min(ret, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_cpu_bits);
 

@@ -80,34 +80,33 @@ static int netdev_irq_spread_get_cpus(const struct nlattr *attr,
 				      struct cpumask *cpus,
 				      struct netlink_ext_ack *extack)
 {
-	unsigned int words = nla_len(attr) / sizeof(u32);
-	unsigned int nbits = words * 32;
-	unsigned long *bits;
-	int err = 0;
+	unsigned int words = nla_len(attr) / sizeof(u32), w;
+	const u32 *arr = nla_data(attr);
+	u32 high;
 
 	if (nla_len(attr) % sizeof(u32)) {
 		NL_SET_ERR_MSG_ATTR(extack, attr,
 				    "irq-cpus is a bitmap of u32 words");
 		return -EINVAL;
 	}
-	bits = bitmap_zalloc(max(nbits, nr_cpu_ids), GFP_KERNEL);
-	if (!bits)
-		return -ENOMEM;
-	bitmap_from_arr32(bits, nla_data(attr), nbits);
-	if (find_next_bit(bits, nbits, nr_cpu_ids) < nbits) {
-		NL_SET_ERR_MSG_ATTR_FMT(extack, attr,
-					"irq-cpus names a CPU at or above %u, the number of CPU ids",
-					nr_cpu_ids);
-		err = -EINVAL;
-	} else if (bitmap_empty(bits, nr_cpu_ids)) {
-		NL_SET_ERR_MSG_ATTR(extack, attr, "irq-cpus names no CPU");
-		err = -EINVAL;
-	} else {
-		cpumask_clear(cpus);
-		bitmap_copy(cpumask_bits(cpus), bits, nr_cpu_ids);
+	/* The bits at or above nr_cpu_ids: part of one word, then whole words. */
+	for (w = nr_cpu_ids / 32; w < words; w++) {
+		high = w == nr_cpu_ids / 32 ? GENMASK(31, nr_cpu_ids % 32) :
+					      U32_MAX;
+		if (arr[w] & high) {
+			NL_SET_ERR_MSG_ATTR_FMT(extack, attr,
+						"irq-cpus names a CPU at or above %u, the number of CPU ids",
+						nr_cpu_ids);
+			return -EINVAL;
+		}
 	}
-	bitmap_free(bits);
-	return err;
+	cpumask_clear(cpus);
+	bitmap_from_arr32(cpumask_bits(cpus), arr, min(words * 32, nr_cpu_ids));
+	if (cpumask_empty(cpus)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "irq-cpus names no CPU");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /**
@@ -134,9 +133,9 @@ int netdev_irq_spread_set(struct net_device *dev, const struct genl_info *info,
 	struct nlattr *policy_attr = info->attrs[NETDEV_A_DEV_IRQ_POLICY];
 	struct nlattr *cpus_attr = info->attrs[NETDEV_A_DEV_IRQ_CPUS];
 	struct irq_spread_dev *sd = dev->napi_irq_spread;
-	enum irq_spread_policy policy, had_policy;
-	cpumask_var_t cpus, had;
-	int err = -ENOMEM;
+	enum irq_spread_policy policy;
+	cpumask_var_t cpus;
+	int ret;
 
 	netdev_assert_locked(dev);
 	*changed = false;
@@ -151,36 +150,24 @@ int netdev_irq_spread_set(struct net_device *dev, const struct genl_info *info,
 	}
 	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
 		return -ENOMEM;
-	if (!zalloc_cpumask_var(&had, GFP_KERNEL))
-		goto free_cpus;
-
-	irq_spread_dev_cpus(sd, had);
-	had_policy = irq_spread_dev_policy(sd);
-	policy = policy_attr ? nla_get_u32(policy_attr) : had_policy;
 	if (cpus_attr) {
-		err = netdev_irq_spread_get_cpus(cpus_attr, cpus, info->extack);
-		if (err)
-			goto free_had;
-		err = irq_spread_dev_set(sd, policy, cpus);
-	} else {
-		err = irq_spread_dev_set_policy(sd, policy);
+		ret = netdev_irq_spread_get_cpus(cpus_attr, cpus, info->extack);
+		if (ret)
+			goto out;
 	}
-	if (err == -EINVAL) {
+	policy = policy_attr ? nla_get_u32(policy_attr) :
+			       irq_spread_dev_policy(sd);
+	ret = irq_spread_dev_set(sd, policy, cpus_attr ? cpus : NULL);
+	if (ret == -EINVAL)
 		NL_SET_ERR_MSG_ATTR(info->extack, cpus_attr,
 				    "no CPU of irq-cpus can take an interrupt now");
-	} else if (err) {
+	else if (ret < 0)
 		NL_SET_ERR_MSG(info->extack,
 			       "an IRQ could not be moved, nothing changed");
-	} else {
-		irq_spread_dev_cpus(sd, cpus);
-		*changed = irq_spread_dev_policy(sd) != had_policy ||
-			   !cpumask_equal(cpus, had);
-	}
-free_had:
-	free_cpumask_var(had);
-free_cpus:
+	*changed = ret > 0;
+out:
 	free_cpumask_var(cpus);
-	return err;
+	return min(ret, 0);
 }
 
 /**

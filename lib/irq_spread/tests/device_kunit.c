@@ -1371,7 +1371,7 @@ static void irq_spread_test_dev_store_same(struct kunit *test)
 
 	/* Only CPU 2: every vector there but the administrator's. */
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_NUMA,
-						 cpumask_of(2)), 0);
+						 cpumask_of(2)), 1);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "2;7;2;2");
 	sets = fake_sets(test, 4);
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_NUMA,
@@ -1411,7 +1411,7 @@ static void irq_spread_test_dev_set_both(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sd->vec[1]->admin);
 
 	t->fail_irq = 0;
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_CORE, cpus), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_CORE, cpus), 1);
 	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "numa numa-core [core]\n");
 	KUNIT_EXPECT_STREQ(test, dev_show(test, "cpus"), "2-7\n");
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "2;4;6;3");
@@ -1419,11 +1419,16 @@ static void irq_spread_test_dev_set_both(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(NULL, IRQ_SPREAD_CORE, cpus),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_CORE, NULL),
-			-EINVAL);
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_NR_POLICIES,
 						 cpus), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "numa numa-core [core]\n");
+
+	/* No CPUs: the device keeps its own; what it has changes nothing. */
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_CORE, NULL), 0);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "2;4;6;3");
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_NUMA, NULL), 1);
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "[numa] numa-core core\n");
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "cpus"), "2-7\n");
 }
 
 /*

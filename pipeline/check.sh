@@ -6,8 +6,15 @@
 # Stages, in order (default: all):
 #   deps         install what is missing (apt-get, idempotent)
 #   prepare      base + overlay + patches into the build tree
-#   guest-build  the x86_64 NUMA guest kernel; then the guest boots in the
-#                background, beside gates and kunit
+#   guest-build  the x86_64 NUMA guest kernel; then the guests boot in the
+#                background, one after the other, and the stages up to
+#                guest run beside them at idle priority (guest_start)
+#   tools        the userspace preview tool (tools/irq_spread), built from
+#                the library's own engine files: its tests
+#                (tools/testing/irq_spread) on the machines there, the
+#                machines' generator check, and each libFuzzer target for
+#                60 s (in the background beside the guests when the guest
+#                stage runs, which reports them)
 #   gates        checkpatch --strict, kernel-doc, the netdev family's
 #                generated files against its spec (ynl-regen), W=1 (also
 #                with SMP=n),
@@ -20,19 +27,15 @@
 #                when the guest stage runs) for a few checks of netdevsim
 #                ports
 #   kunit        KUnit under UML, one .kunitconfig per suite
-#   tools        the userspace preview tool (tools/irq_spread), built from
-#                the library's own engine files: its tests
-#                (tools/testing/irq_spread) on the machines there, the
-#                machines' generator check, and each libFuzzer target for
-#                60 s (at idle priority, in the background beside the
-#                first guest when the guest stage runs, which reports them)
-#   guest        two guests on the NUMA + SMT machine: the first (booted
-#                after guest-build) runs the built-in KUnit suites, the
-#                irq_spread selftests, then the upstream netdevsim ones; the
-#                second, booted once the first has run its irq_spread
-#                selftests, with isolcpus= and irq_spread.policy=, the tests
-#                that need those; results and splat checks of both, and of
-#                the uniprocessor guest
+#   guest        three guests: the first, on the NUMA + SMT machine
+#                (booted after guest-build), runs the built-in KUnit
+#                suites, the irq_spread selftests, then the upstream
+#                netdevsim ones; the second, booted once the first has run
+#                its irq_spread selftests, with isolcpus= and
+#                irq_spread.policy=, the tests that need those; the third,
+#                on a machine with three cores per node, rule checks;
+#                results and splat checks of all, of the uniprocessor
+#                guest and of the tools
 #
 # Every stage runs even when an earlier one failed (except those that need
 # its output), so one run reports everything.  Ends with the stage times and
@@ -43,7 +46,7 @@ set -uo pipefail
 
 . "$(dirname "$0")/lib.sh"
 
-STAGES="deps prepare guest-build gates nosmp kunit tools guest"
+STAGES="deps prepare guest-build tools gates nosmp kunit guest"
 # The guests, each "name|boot arguments|selftest list run one at a time|
 # list run two at a time, after kmemleak's report" (selftests-job.sh).  The
 # first runs the KUnit suites built into the kernel at boot (not the slow
@@ -477,10 +480,12 @@ stage_kunit()
 	count_kunit "kunit (UML)" "$log"
 }
 
+# At idle priority beside the guests (guest_start), the UML kernel may
+# wait minutes for a CPU: kunit.py's own 300 s for the run is too short.
 kunit_run()
 {
 	cd "$SRC" && python3 tools/testing/kunit/kunit.py run --arch=um \
-		--build_dir="$BUILD/uml" --jobs "$JOBS" "$@"
+		--build_dir="$BUILD/uml" --jobs "$JOBS" --timeout 1800 "$@"
 }
 
 # How far the UML KUnit run is: its kernel's objects, then its cases.
@@ -500,7 +505,7 @@ w1_progress()
 # its machines are the clone's (they are not laid: NOT_LAID).  The build,
 # the tests and the fuzz targets run at idle priority (SCHED_IDLE) in the
 # background when the guest stage runs, so that they take only what the
-# first guest leaves of the CPUs; the guest stage reports them.
+# guests leave of the CPUs; the guest stage reports them.
 stage_tools()
 {
 	case " $want " in
@@ -602,7 +607,8 @@ stage_nosmp()
 		{ fail "nosmp: kernel did not build"; return; }
 	case " $want " in
 	*" guest "*)
-		nosmp_run &
+		# A guest of its own: at the guests' priority, not at idle.
+		(chrt --other -p 0 $BASHPID && nosmp_run) &
 		NOSMP_PID=$!
 		;;
 	*)
@@ -706,9 +712,17 @@ guest_run()
 	return $rc
 }
 
-# Boot the first guest in the background: it spends its minutes forking
-# selftest processes on one or two vCPUs, which leaves room on the host for
-# the gates and UML KUnit meanwhile.
+# Boot the first guest in the background, and the others after it
+# (guests_more_start); then put this shell, and with it every stage still
+# to run before the guest stage, at idle priority (SCHED_IDLE).  A guest's
+# vCPU threads and a compiler sharing the host's two cores slowed both: in
+# a cold run with the uniprocessor kernel building beside the guests at
+# the same priority, that build took 988 s, the isolcpus guest's churn.sh
+# 264 s (116 s in a warm run), the whole run 2906 s.  At idle priority
+# the builds, the gates and UML KUnit take only what the guests leave of
+# the CPUs, so the guests run as fast as alone, and the builds at full
+# speed once they are done.  The guest stage puts the shell back
+# (SCHED_OTHER).
 guest_start()
 {
 	mkdir -p "$RUN"
@@ -716,6 +730,8 @@ guest_start()
 	GUEST_T0=$(date +%s)
 	guest_run "$GUEST_MAIN" &
 	GUEST_PID=$!
+	guests_more_start
+	chrt --idle -p 0 $$
 }
 
 # The other guests, one after the other in the background, once the first
@@ -727,16 +743,24 @@ guest_start()
 # running wastes its turn.  Measured in warm runs: with the upstream tests
 # moved to the second guest and both guests started together, make check
 # took 833 s and ethtool-ring.sh 186 s, against 488 s and 53 s with the
-# second guest started after the gates and UML KUnit.  Each one's exit code
-# lands in $RUN/<name>.rc.
+# second guest started after the gates and UML KUnit.  They start from
+# guest_start, waiting in the background for alone-done, so that in a cold
+# run, where the uniprocessor kernel and UML KUnit build at idle priority
+# for long after, the guests run one after the other without a gap.  Each
+# one's exit code lands in $RUN/<name>.rc.
 guests_more_start()
 {
-	local g
+	local g alone=$RUN/${GUEST_MAIN%%|*}/alone-done
 
-	for g in "${GUEST_MORE[@]}"; do
-		guest_run "$g"
-		echo $? > "$RUN/${g%%|*}.rc"
-	done &
+	{
+		while [ ! -e "$alone" ] && kill -0 "$GUEST_PID" 2> /dev/null; do
+			sleep 2
+		done
+		for g in "${GUEST_MORE[@]}"; do
+			guest_run "$g"
+			echo $? > "$RUN/${g%%|*}.rc"
+		done
+	} &
 	MORE_PID=$!
 }
 
@@ -820,15 +844,13 @@ stage_guest()
 {
 	local rc g mon
 
+	chrt --other -p 0 $$
 	progress "guests" $$ guests_progress &
 	mon=$!
-	[ -n "$GUEST_PID" ] || guest_start
-	# The other guests once the first has run its tests that run alone.
-	while [ ! -e "$RUN/${GUEST_MAIN%%|*}/alone-done" ] &&
-	      kill -0 "$GUEST_PID" 2> /dev/null; do
-		sleep 2
-	done
-	guests_more_start
+	if [ -z "$GUEST_PID" ]; then
+		guest_start
+		chrt --other -p 0 $$
+	fi
 	wait "$GUEST_PID"
 	rc=$?
 	echo "guest: ran $(($(date +%s) - GUEST_T0))s from power-on to power-off"

@@ -16,9 +16,9 @@ demo:
 check:
 	@bash $(PIPELINE)/check.sh
 
-## bench: quality and cost of the placements against the peers (not in check)
+## bench: quality and cost of the placements against the peers, UML KUnit with its benchmarks (not in check)
 bench:
-	@bash $(PIPELINE)/check.sh deps prepare guest-build
+	@bash $(PIPELINE)/check.sh deps prepare guest-build kunit
 	@bash $(PIPELINE)/bench.sh
 
 ## series: the whole change as a git format-patch series, checked patch by patch (not in check)
@@ -35,7 +35,7 @@ cocci:
 gates:
 	@bash $(PIPELINE)/check.sh deps prepare gates
 
-## kunit: the KUnit suites under UML only
+## kunit: the KUnit suites under UML only, benchmarks included (not in check: the guests run every case)
 kunit:
 	@bash $(PIPELINE)/check.sh deps prepare kunit
 

@@ -3,7 +3,7 @@
 #
 # check.sh [STAGE...]: the project's test pipeline (make check).
 #
-# Stages, in order (default: all):
+# Stages, in order (default: all but kunit):
 #   deps         install what is missing (apt-get, idempotent)
 #   prepare      base + overlay + patches into the build tree
 #   guest-build  the x86_64 NUMA guest kernel; then the guests boot in the
@@ -16,17 +16,22 @@
 #                60 s (in the background beside the guests when the guest
 #                stage runs, which reports them)
 #   gates        checkpatch --strict, kernel-doc, the netdev family's
-#                generated files against its spec (ynl-regen), W=1 (also
-#                with SMP=n),
+#                generated files against its spec (ynl-regen), each
+#                .kunitconfig configured under UML, W=1 (also with SMP=n),
 #                W=1 of the driver files the series patches (new warnings
 #                only), coccicheck (the project's .cocci files over its
 #                own code and the driver files the series patches: no
 #                report)
 #   nosmp        a uniprocessor (CONFIG_SMP=n) kernel with netdevsim and
 #                irq_spread, then booted on one vCPU (in the background
-#                when the guest stage runs) for a few checks of netdevsim
-#                ports
-#   kunit        KUnit under UML, one .kunitconfig per suite
+#                when the guest stage runs) for irq_spread's KUnit suites
+#                and a few checks of netdevsim ports
+#   kunit        KUnit under UML, one .kunitconfig per suite (make kunit,
+#                make bench): not in the default run, where every one of
+#                its cases runs in the NUMA guest (SMP, KASAN) and in the
+#                uniprocessor guest, and the gates check that each
+#                .kunitconfig configures under UML; only its benchmarks,
+#                the slow cases, are left to make bench
 #   guest        three guests: the first, on the NUMA + SMT machine
 #                (booted after guest-build), runs the built-in KUnit
 #                suites, the irq_spread selftests, then the upstream
@@ -47,6 +52,9 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 STAGES="deps prepare guest-build tools gates nosmp kunit guest"
+# make check: UML KUnit builds a third kernel, minutes of a cold run, for
+# cases the guests run too (see kunit above).
+DEFAULT_STAGES="deps prepare guest-build tools gates nosmp guest"
 # The guests, each "name|boot arguments|selftest list run one at a time|
 # list run two at a time, after kmemleak's report" (selftests-job.sh).  The
 # first runs the KUnit suites built into the kernel at boot (not the slow
@@ -450,11 +458,30 @@ gate_coccicheck()
 	echo "coccicheck: $(echo "$cocci" | wc -w) script(s) over $(echo "$dirs" | wc -w) project directories and $(echo "$patched" | wc -w) patched driver files: no report"
 }
 
+# The project's .kunitconfig files must configure under UML as kunit.py
+# run takes them (every symbol they set stuck), without building: the
+# kunit stage, which builds and runs them, is not in the default run.
+gate_kunitconfig()
+{
+	local log=$LOG/kunitconfig.log cfgs=() f
+
+	while read -r f; do
+		cfgs+=(--kunitconfig "$SRC/$f")
+	done < <(project_files '(^|/)\.kunitconfig$')
+	[ ${#cfgs[@]} -gt 0 ] || { fail "gates: no .kunitconfig in the project"; return; }
+	if ! (cd "$SRC" && python3 tools/testing/kunit/kunit.py config \
+		--arch=um --build_dir="$BUILD/uml" "${cfgs[@]}") > "$log" 2>&1; then
+		tail -n 20 "$log"
+		fail "gates: a .kunitconfig does not configure under UML"
+	fi
+}
+
 stage_gates()
 {
 	gate_checkpatch
 	gate_kernel_doc
 	gate_ynl_regen
+	gate_kunitconfig
 	gate_w1
 	gate_w1_drivers
 	gate_coccicheck
@@ -632,17 +659,20 @@ nosmp_run()
 	echo "nosmp: booting (console: $RUN/nosmp/console.log)"
 	t0=$(date +%s)
 	bash "$PIPELINE_DIR/run-guest.sh" --nosmp "$RUN/nosmp" "$job" 600 \
-		> "$LOG/run-nosmp.log" 2>&1
+		"kunit.filter=speed>slow" > "$LOG/run-nosmp.log" 2>&1
 	echo $? > "$RUN/nosmp.rc"
 	echo $(($(date +%s) - t0)) > "$RUN/nosmp.secs"
 }
 
 # Check the uniprocessor guest's results: its run, its job's exit code, its
-# KTAP checks, its kernel log.
+# KUnit suites, its KTAP checks, its kernel log.
 nosmp_results()
 {
 	echo "nosmp: ran $(cat "$RUN/nosmp.secs" 2>/dev/null)s from power-on to power-off"
 	guest_job_ok nosmp "$(cat "$RUN/nosmp.rc" 2>/dev/null || echo none)"
+	(cd "$SRC" && python3 tools/testing/kunit/kunit.py parse \
+		"$RUN/nosmp/dmesg.txt") > "$LOG/kunit-nosmp.log" 2>&1
+	count_kunit "kunit (nosmp)" "$LOG/kunit-nosmp.log"
 	count_ktap nosmp "$RUN/nosmp/ktap.txt"
 	check_splats "$RUN/nosmp" nosmp
 }
@@ -892,7 +922,7 @@ run_stage()
 
 main()
 {
-	local want=${*:-$STAGES} s t0
+	local want=${*:-$DEFAULT_STAGES} s t0
 
 	t0=$(date +%s)
 	mkdir -p "$LOG"

@@ -22,6 +22,10 @@
 # down with each device, is what the tests of $ALONE_LIST did under
 # kmemleak before.  KASAN and lockdep stay on.
 #
+# The host starts its next guest when this guest leaves host-free in
+# $RESULTS: as the test named in $FREE_AT begins (a test that spends its
+# time waiting), else once the alone tests are done.
+#
 # $IRQ_SPREAD_MODULES, exported by the job, is the guest kernel's build
 # directory, where irq_spread/drivers-load.sh finds the .ko files.
 #
@@ -42,6 +46,7 @@ run_selftest()
 	log=$RESULTS/selftests/${t//\//_}.log
 	case $t in *.py) run=python3 ;; esac
 	start=$EPOCHSECONDS
+	[ "$t" != "${FREE_AT:-}" ] || : > "$RESULTS/host-free"
 	echo "selftest: $t" > /dev/console
 	(cd "$dir" && exec timeout -k 10 "${SELFTEST_TIMEOUT:-900}" $run "./${t##*/}") \
 		> "$log" 2>&1 < /dev/null
@@ -72,9 +77,9 @@ run_list()
 }
 
 run_list "${ALONE_LIST:-}" 1
-# The host may start its next guest now (check.sh): what is left here,
-# kmemleak's scans and the paired tests, gains the least from the whole host.
-: > "$RESULTS/alone-done"
+# What is left here, kmemleak's scans and the paired tests, gains the least
+# from the whole host.
+: > "$RESULTS/host-free"
 if [ -n "${PAIRED_LIST:-}" ]; then
 	bash "$PIPELINE_DIR/guest/kmemleak-report.sh" off
 fi

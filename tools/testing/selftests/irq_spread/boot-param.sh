@@ -11,7 +11,7 @@
 irq_spread_python <<'PY'
 from irq_spread_lib import *
 
-# The second guest: booted with irq_spread.policy=numa-core and
+# The isolcpus guest: booted with irq_spread.policy=numa-core and
 # isolcpus=managed_irq,2-3,9.  A device without a node, 2 queues, under
 # numa-core: one tier; rank 0 slots 0 4 6 8 10 12 14 ({2,3} has no
 # eligible thread); a vector a core: the eligible threads, 0-1 4-5.

@@ -4,7 +4,7 @@
 # isolcpus=managed_irq: on a kernel booted with isolcpus=managed_irq,<cpus>
 # no policy ever gives a vector one of those CPUs, even with more queues
 # than CPUs, and the placement is the one the rules give on the other CPUs
-# (hand tables for the second guest's isolcpus=managed_irq,2-3,9); a
+# (hand tables for the isolcpus guest's isolcpus=managed_irq,2-3,9); a
 # numa-core vector alone on a core gets the core's eligible threads only.
 # Skips on a kernel booted without it.
 

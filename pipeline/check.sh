@@ -35,10 +35,11 @@
 #   guest        three guests: the first, on the NUMA + SMT machine
 #                (booted after guest-build), runs the built-in KUnit
 #                suites, the irq_spread selftests, then the upstream
-#                netdevsim ones; the second, booted once the first has run
-#                its irq_spread selftests, with isolcpus= and
-#                irq_spread.policy=, the tests that need those; the third,
-#                on a machine with three cores per node, rule checks;
+#                netdevsim ones; the second, booted once the first has
+#                booted, with isolcpus= and irq_spread.policy=, the tests
+#                that need those and the hotplug churn; the third, after
+#                it, on a machine with three cores per node, rule checks
+#                and irqbalance;
 #                results and splat checks of all, of the uniprocessor
 #                guest and of the tools
 #
@@ -70,18 +71,14 @@ DEFAULT_STAGES="deps prepare guest-build tools gates nosmp guest"
 # names at run time), and kmemleak's tracking and scans took this guest
 # from 46 s to 87 s beside the first guest's irq_spread tests.
 GUEST_MAIN="guest|kunit.filter=speed>slow|$PIPELINE_DIR/irq-spread-selftests.list|$PIPELINE_DIR/netdevsim-selftests.list"
-# The last of its alone tests, irqbalance.sh, spends most of its time
-# waiting on irqbalance's daemon (60 s of its normal mode): the later
-# guests start as it begins (selftests-job.sh's FREE_AT).
-GUEST_FREE_AT=irq_spread/irqbalance.sh
 # The third, on the same kernel, is a machine of another shape
 # (run-guest.sh --three-core: three cores per node, where the project's
 # guest has two): the rule checks of the tests in its list, which skip
 # their hand tables there, hold on it too.  A fifth field is run-guest.sh's
 # machine option.
 GUEST_MORE=(
-	"guest-3core|kunit.enable=0 kmemleak=off|$PIPELINE_DIR/irq-spread-3core.list||--three-core"
 	"guest-isolcpus|isolcpus=managed_irq,2-3,9 irq_spread.policy=numa-core irq_spread.policy=no-such-policy kunit.enable=0 kmemleak=off|$PIPELINE_DIR/irq-spread-isolcpus.list|"
+	"guest-3core|kunit.enable=0 kmemleak=off|$PIPELINE_DIR/irq-spread-3core.list||--three-core"
 )
 GUEST_PID=
 GUEST_T0=
@@ -726,10 +723,9 @@ stage_guest_build()
 # $RUN/<name>, its qemu log to $LOG/run-<name>.log.
 guest_run()
 {
-	local name args alone paired shape job rc free_at=
+	local name args alone paired shape job rc
 
 	IFS='|' read -r name args alone paired shape <<< "$1"
-	[ "$1" != "$GUEST_MAIN" ] || free_at=$GUEST_FREE_AT
 	job=$RUN/$name-job.sh
 	cat > "$job" <<-JOB
 		SRC=$SRC
@@ -737,7 +733,6 @@ guest_run()
 		export IRQ_SPREAD_MODULES=$BUILD/guest
 		ALONE_LIST=$alone
 		PAIRED_LIST=$paired
-		FREE_AT=$free_at
 		. $PIPELINE_DIR/guest/selftests-job.sh
 	JOB
 	echo "$name: booting${args:+ with $args} (console: $RUN/$name/console.log)"
@@ -762,7 +757,7 @@ guest_run()
 guest_start()
 {
 	mkdir -p "$RUN"
-	rm -f "$RUN/${GUEST_MAIN%%|*}/host-free"
+	rm -f "$RUN/${GUEST_MAIN%%|*}/booted"
 	GUEST_T0=$(date +%s)
 	guest_run "$GUEST_MAIN" &
 	GUEST_PID=$!
@@ -771,27 +766,26 @@ guest_start()
 }
 
 # The other guests, one after the other in the background, once the first
-# leaves host-free in its results: as it begins irqbalance.sh, whose
-# daemon leaves the host's cores idle for a minute, after the selftests it
-# runs alone, which it does one at a time on about 1.4 host cores; then
-# kmemleak's scans and the paired tests are left.  The three-core guest,
-# a boot and two short tests, comes first and fits in that minute.  Two NUMA guests side by side are
-# slower than one after the other: their 32 vCPU threads share the host's
-# two cores, and a vCPU that spins on a lock whose holder's thread is not
-# running wastes its turn.  Measured in warm runs: with the upstream tests
-# moved to the second guest and both guests started together, make check
-# took 833 s and ethtool-ring.sh 186 s, against 488 s and 53 s with the
-# second guest started after the gates and UML KUnit.  They start from
-# guest_start, waiting in the background for host-free, so that in a cold
-# run, where the uniprocessor kernel and UML KUnit build at idle priority
-# for long after, the guests run one after the other without a gap.  Each
-# one's exit code lands in $RUN/<name>.rc.
+# has booted (its job leaves booted in its results): the second beside the
+# first's selftests, the third beside its last tests.  Each of the first's
+# tests runs one process at a time on about 1.4 of the host's two cores,
+# and the later guests' tests are what fills the rest: started after the
+# first's selftests (its irq_spread ones, or the last of them,
+# irqbalance.sh, mostly waiting), the later guests ran after the first
+# was done, and warm runs took 748 s and 674 s.  Not more at once: two
+# NUMA guests side by side share the host's two cores between 32 vCPU
+# threads, and a vCPU that spins on a lock whose holder's thread is not
+# running wastes its turn (with the upstream tests moved to a second guest
+# started with the first, ethtool-ring.sh took 186 s instead of 53 s).
+# They start from guest_start, so that in a cold run, where the
+# uniprocessor kernel builds at idle priority for long after, the guests
+# run without a gap.  Each one's exit code lands in $RUN/<name>.rc.
 guests_more_start()
 {
-	local g free=$RUN/${GUEST_MAIN%%|*}/host-free
+	local g booted=$RUN/${GUEST_MAIN%%|*}/booted
 
 	{
-		while [ ! -e "$free" ] && kill -0 "$GUEST_PID" 2> /dev/null; do
+		while [ ! -e "$booted" ] && kill -0 "$GUEST_PID" 2> /dev/null; do
 			sleep 2
 		done
 		for g in "${GUEST_MORE[@]}"; do
@@ -882,13 +876,10 @@ stage_guest()
 {
 	local rc g mon
 
+	[ -n "$GUEST_PID" ] || guest_start
 	chrt --other -p 0 $$
 	progress "guests" $$ guests_progress &
 	mon=$!
-	if [ -z "$GUEST_PID" ]; then
-		guest_start
-		chrt --other -p 0 $$
-	fi
 	wait "$GUEST_PID"
 	rc=$?
 	echo "guest: ran $(($(date +%s) - GUEST_T0))s from power-on to power-off"

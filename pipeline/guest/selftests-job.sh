@@ -22,9 +22,8 @@
 # down with each device, is what the tests of $ALONE_LIST did under
 # kmemleak before.  KASAN and lockdep stay on.
 #
-# The host starts its next guest when this guest leaves host-free in
-# $RESULTS: as the test named in $FREE_AT begins (a test that spends its
-# time waiting), else once the alone tests are done.
+# The host starts its next guests once the job leaves booted in $RESULTS,
+# as it begins: the kernel has booted and run its KUnit suites.
 #
 # $IRQ_SPREAD_MODULES, exported by the job, is the guest kernel's build
 # directory, where irq_spread/drivers-load.sh finds the .ko files.
@@ -35,6 +34,7 @@
 
 mkdir -p "$RESULTS/selftests"
 : > "$RESULTS/selftests.rc"
+: > "$RESULTS/booted"
 
 # Bash expansions rather than dirname, basename, tr and date: each fork
 # costs about 0.15 s under TCG.
@@ -46,7 +46,6 @@ run_selftest()
 	log=$RESULTS/selftests/${t//\//_}.log
 	case $t in *.py) run=python3 ;; esac
 	start=$EPOCHSECONDS
-	[ "$t" != "${FREE_AT:-}" ] || : > "$RESULTS/host-free"
 	echo "selftest: $t" > /dev/console
 	(cd "$dir" && exec timeout -k 10 "${SELFTEST_TIMEOUT:-900}" $run "./${t##*/}") \
 		> "$log" 2>&1 < /dev/null
@@ -77,9 +76,6 @@ run_list()
 }
 
 run_list "${ALONE_LIST:-}" 1
-# What is left here, kmemleak's scans and the paired tests, gains the least
-# from the whole host.
-: > "$RESULTS/host-free"
 if [ -n "${PAIRED_LIST:-}" ]; then
 	bash "$PIPELINE_DIR/guest/kmemleak-report.sh" off
 fi

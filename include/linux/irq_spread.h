@@ -22,6 +22,8 @@ struct irq_spread_pool;
  * @IRQ_SPREAD_CORE: one vector per physical core over all hops, nearest hop
  *	first, before any SMT sibling gets one.
  * @IRQ_SPREAD_NR_POLICIES: number of policies; not a policy.
+ * @IRQ_SPREAD_KEEP_POLICY: for irq_spread_dev_set(): the device's own
+ *	policy, whichever it is; not a policy.
  *
  * The names user space sees ("numa", "numa-core", "core") are given by
  * irq_spread_policy_name().
@@ -31,6 +33,7 @@ enum irq_spread_policy {
 	IRQ_SPREAD_NUMA_CORE,
 	IRQ_SPREAD_CORE,
 	IRQ_SPREAD_NR_POLICIES,
+	IRQ_SPREAD_KEEP_POLICY = -1,
 };
 
 const char *irq_spread_policy_name(enum irq_spread_policy policy);

@@ -50,9 +50,6 @@
 #include "device.h"
 #include "pool.h"
 
-/* irq_spread_dev_configure()'s @policy for "the device's own". */
-#define IRQ_SPREAD_KEEP_POLICY	IRQ_SPREAD_NR_POLICIES
-
 /*
  * Switch @sd to @policy (or keep its own) and, unless @cpus is %NULL, to
  * the CPUs @cpus (@sd->topo->nr_cpus bits), as one change: the vectors in
@@ -151,7 +148,7 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_policy);
 /**
  * irq_spread_dev_set - switch a device to a policy and to the CPUs it may use
  * @sd: the device
- * @policy: the policy
+ * @policy: the policy; %IRQ_SPREAD_KEEP_POLICY keeps the device's own
  * @cpus: the CPUs, all of them for no restriction; %NULL keeps the CPUs
  *	the device has
  *
@@ -162,14 +159,16 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_set_policy);
  *
  * Context: process context, may sleep.
  * Return: 1 if the policy or the CPUs changed, 0 if the device had them
- * already; -EINVAL if @sd is %NULL, @policy is no policy, or no CPU of
- * @cpus can take an interrupt now; -ENOMEM; or the interrupt core's error
- * for a vector it refused to move.  On error nothing changed.
+ * already; -EINVAL if @sd is %NULL, @policy is neither a policy nor
+ * %IRQ_SPREAD_KEEP_POLICY, or no CPU of @cpus can take an interrupt now;
+ * -ENOMEM; or the interrupt core's error for a vector it refused to move.
+ * On error nothing changed.
  */
 int irq_spread_dev_set(struct irq_spread_dev *sd, enum irq_spread_policy policy,
 		       const struct cpumask *cpus)
 {
-	if (!sd || (unsigned int)policy >= IRQ_SPREAD_NR_POLICIES)
+	if (!sd || (policy != IRQ_SPREAD_KEEP_POLICY &&
+		    (unsigned int)policy >= IRQ_SPREAD_NR_POLICIES))
 		return -EINVAL;
 	return irq_spread_dev_configure(sd, policy,
 					cpus ? cpumask_bits(cpus) : NULL);

@@ -109,6 +109,29 @@ static int netdev_irq_spread_get_cpus(const struct nlattr *attr,
 	return 0;
 }
 
+/* irq_spread_dev_set() of @policy and the CPUs of @attr. */
+static int netdev_irq_spread_set_cpus(struct irq_spread_dev *sd,
+				      enum irq_spread_policy policy,
+				      const struct nlattr *attr,
+				      struct netlink_ext_ack *extack)
+{
+	cpumask_var_t cpus;
+	int ret;
+
+	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
+		return -ENOMEM;
+	ret = netdev_irq_spread_get_cpus(attr, cpus, extack);
+	if (ret)
+		goto out;
+	ret = irq_spread_dev_set(sd, policy, cpus);
+	if (ret == -EINVAL)
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "no CPU of irq-cpus can take an interrupt now");
+out:
+	free_cpumask_var(cpus);
+	return ret;
+}
+
 /**
  * netdev_irq_spread_set - set a netdev's IRQ policy and CPUs from dev-set
  * @dev: the netdev
@@ -132,9 +155,8 @@ int netdev_irq_spread_set(struct net_device *dev, const struct genl_info *info,
 {
 	struct nlattr *policy_attr = info->attrs[NETDEV_A_DEV_IRQ_POLICY];
 	struct nlattr *cpus_attr = info->attrs[NETDEV_A_DEV_IRQ_CPUS];
+	enum irq_spread_policy policy = IRQ_SPREAD_KEEP_POLICY;
 	struct irq_spread_dev *sd = dev->napi_irq_spread;
-	enum irq_spread_policy policy;
-	cpumask_var_t cpus;
 	int ret;
 
 	netdev_assert_locked(dev);
@@ -148,25 +170,17 @@ int netdev_irq_spread_set(struct net_device *dev, const struct genl_info *info,
 			       "the netdev's IRQs are not placed by irq_spread");
 		return -EOPNOTSUPP;
 	}
-	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
-		return -ENOMEM;
-	if (cpus_attr) {
-		ret = netdev_irq_spread_get_cpus(cpus_attr, cpus, info->extack);
-		if (ret)
-			goto out;
-	}
-	policy = policy_attr ? nla_get_u32(policy_attr) :
-			       irq_spread_dev_policy(sd);
-	ret = irq_spread_dev_set(sd, policy, cpus_attr ? cpus : NULL);
-	if (ret == -EINVAL)
-		NL_SET_ERR_MSG_ATTR(info->extack, cpus_attr,
-				    "no CPU of irq-cpus can take an interrupt now");
-	else if (ret < 0)
+	if (policy_attr)
+		policy = nla_get_u32(policy_attr);
+	if (cpus_attr)
+		ret = netdev_irq_spread_set_cpus(sd, policy, cpus_attr,
+						 info->extack);
+	else
+		ret = irq_spread_dev_set(sd, policy, NULL);
+	if (ret < 0 && ret != -EINVAL && ret != -ENOMEM)
 		NL_SET_ERR_MSG(info->extack,
 			       "an IRQ could not be moved, nothing changed");
 	*changed = ret > 0;
-out:
-	free_cpumask_var(cpus);
 	return min(ret, 0);
 }
 

@@ -1429,6 +1429,17 @@ static void irq_spread_test_dev_set_both(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_NUMA, NULL), 1);
 	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "[numa] numa-core core\n");
 	KUNIT_EXPECT_STREQ(test, dev_show(test, "cpus"), "2-7\n");
+
+	/* The device's own policy, whichever it is, on all CPUs: numa, 0-3. */
+	cpumask_clear(cpus);
+	bitmap_set(cpumask_bits(cpus), 0, 8);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_KEEP_POLICY,
+						 cpus), 1);
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "policy"), "[numa] numa-core core\n");
+	KUNIT_EXPECT_STREQ(test, dev_show(test, "cpus"), "0-7\n");
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;2;3");
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set(sd, IRQ_SPREAD_KEEP_POLICY,
+						 NULL), 0);
 }
 
 /*

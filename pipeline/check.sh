@@ -80,6 +80,10 @@ GUEST_MORE=(
 	"guest-isolcpus|isolcpus=managed_irq,2-3,9 irq_spread.policy=numa-core irq_spread.policy=no-such-policy kunit.enable=0 kmemleak=off|$PIPELINE_DIR/irq-spread-isolcpus.list|"
 	"guest-3core|kunit.enable=0 kmemleak=off|$PIPELINE_DIR/irq-spread-3core.list||--three-core"
 )
+# churn.sh's CPU hotplug cycles: 150 in make check, about 100 s of the
+# isolcpus guest and a tenth of the host's CPU time in a warm run; the
+# test's own default, 300, with IRQ_SPREAD_CHURN_CYCLES=300 make check.
+CHURN_CYCLES=${IRQ_SPREAD_CHURN_CYCLES:-150}
 GUEST_PID=
 GUEST_T0=
 MORE_PID=
@@ -731,6 +735,7 @@ guest_run()
 		SRC=$SRC
 		PIPELINE_DIR=$PIPELINE_DIR
 		export IRQ_SPREAD_MODULES=$BUILD/guest
+		export IRQ_SPREAD_CHURN_CYCLES=$CHURN_CYCLES
 		ALONE_LIST=$alone
 		PAIRED_LIST=$paired
 		. $PIPELINE_DIR/guest/selftests-job.sh

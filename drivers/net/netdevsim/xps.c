@@ -36,9 +36,13 @@ static int nsim_xps_auto_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(nsim_xps_auto_fops, nsim_xps_auto_get,
 			 nsim_xps_auto_set, "%llu\n");
 
-/* The knob, removed before the netdev goes (nsim_destroy()). */
+/* The knob, removed before the netdev goes (nsim_destroy()); none without
+ * XPS.
+ */
 struct dentry *nsim_xps_debugfs(struct netdevsim *ns)
 {
+	if (!IS_ENABLED(CONFIG_XPS))
+		return NULL;
 	return debugfs_create_file_unsafe("xps_auto", 0600,
 					  ns->nsim_dev_port->ddir, ns,
 					  &nsim_xps_auto_fops);

@@ -6,7 +6,7 @@
 
 PIPELINE := pipeline
 
-.PHONY: demo check bench series cocci deps prepare gates kunit guest-build guest help
+.PHONY: demo check bench kcsan series cocci deps prepare gates kunit guest-build guest help
 
 ## demo: boot the NUMA + SMT guest and show what it sees
 demo:
@@ -20,6 +20,11 @@ check:
 bench:
 	@bash $(PIPELINE)/check.sh deps prepare guest-build kunit
 	@bash $(PIPELINE)/bench.sh
+
+## kcsan: stress.sh and churn.sh on a KCSAN kernel; data races in the project's code fail it (not in check)
+kcsan:
+	@bash $(PIPELINE)/check.sh deps prepare
+	@bash $(PIPELINE)/kcsan.sh
 
 ## series: the whole change as a git format-patch series, checked patch by patch (not in check)
 series:

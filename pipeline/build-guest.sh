@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-guest.sh config|config-nosmp|build|build-nosmp O_DIR
+# build-guest.sh config|config-nosmp|build|build-nosmp|build-kcsan O_DIR
 #
 # config: make O_DIR/.config from x86_64 allnoconfig + the merged fragment
 #         (below), when it changed since the last time (or there is none),
@@ -11,6 +11,8 @@
 # build:  config, then build bzImage and modules.
 # build-nosmp: the same for the uniprocessor guest, whose fragment is
 #         pipeline/nosmp.config alone (CONFIG_SMP=n, small, no modules).
+# build-kcsan: the NUMA guest's kernel with KCSAN instead of KASAN: the
+#         merged fragment, then pipeline/kcsan.config (make kcsan).
 #
 # The merged fragment is the upstream config fragment (`config`) of every
 # selftest suite the pipeline runs, the folders of the tests named in
@@ -47,6 +49,7 @@ fragments()
 	else
 		suite_configs
 		echo "$frag"
+		[ "$mode" != build-kcsan ] || echo "$PIPELINE_DIR/kcsan.config"
 	fi
 }
 
@@ -157,7 +160,7 @@ config)
 config-nosmp)
 	make_config CONFIG_SMP=n
 	;;
-build|build-nosmp)
+build|build-nosmp|build-kcsan)
 	make_config
 	verify_config
 	log=$out/build.log
@@ -173,6 +176,6 @@ build|build-nosmp)
 	echo "guest build: $(cd "$out" && ls -l arch/x86/boot/bzImage | awk '{print $5}') bytes bzImage, $(find "$out" -name '*.ko' | wc -l) modules"
 	;;
 *)
-	die "usage: build-guest.sh config|config-nosmp|build|build-nosmp O_DIR"
+	die "usage: build-guest.sh config|config-nosmp|build|build-nosmp|build-kcsan O_DIR"
 	;;
 esac

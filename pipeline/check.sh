@@ -15,7 +15,9 @@
 #                machines' generator check, and each libFuzzer target for
 #                60 s (in the background beside the guests when the guest
 #                stage runs, which reports them)
-#   gates        checkpatch --strict, kernel-doc, the netdev family's
+#   gates        the irq_spread selftests of their Makefile against the
+#                lists, the harness's rules (tools/testing/irq_spread/
+#                harness), checkpatch --strict, kernel-doc, the netdev family's
 #                generated files against its spec (ynl-regen), each
 #                .kunitconfig configured under UML, W=1 (also with SMP=n),
 #                W=1 of the driver files the series patches (new warnings
@@ -44,13 +46,14 @@
 #                guest and of the tools
 #
 # Every stage runs even when an earlier one failed (except those that need
-# its output), so one run reports everything.  Ends with the stage times and
+# its output), so one run reports everything.  Any skip that
+# pipeline/expected-skips does not name fails the run.  Ends with the stage times and
 # one line "N passed, N failed" counting KUnit cases, selftests and the
 # nosmp guest's checks; a failed gate, build or splat check adds one to
 # "failed".  Exits 0 iff nothing failed.
 set -uo pipefail
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 STAGES="deps prepare guest-build tools gates nosmp kunit guest"
 # make check: UML KUnit builds a third kernel, minutes of a cold run, for
@@ -58,11 +61,14 @@ STAGES="deps prepare guest-build tools gates nosmp kunit guest"
 DEFAULT_STAGES="deps prepare guest-build tools gates nosmp guest"
 # The guests, each "name|boot arguments|selftest list run one at a time|
 # list run two at a time, after kmemleak's report" (selftests-job.sh).  The
-# first runs the KUnit suites built into the kernel at boot (not the slow
-# cases: the pool benchmark, whose ratios under KASAN and TCG mean nothing
-# and which UML runs, and the page pool's NAPI benchmark, which make bench
-# runs), the irq_spread selftests, which expect placements computed from
-# every device's load, alone, then the upstream netdevsim ones.  The second
+# first runs the KUnit suites built into the kernel (not the slow cases:
+# the pool benchmark, whose ratios under KASAN and TCG mean nothing and
+# which UML runs, and the page pool's NAPI benchmark, which make bench
+# runs) from its job rather than at boot (kunit.autorun=0,
+# guest/kunit-job.sh), so that allocations can fail while they run; then
+# the irq_spread selftests, which expect placements computed from
+# every device's load, alone (their hand tables must apply there:
+# IRQ_SPREAD_TABLES=required), then the upstream netdevsim ones.  The second
 # boots with CPUs that irq_spread must never choose (a whole core, {2,3},
 # and one thread of another, 9) and with a default policy followed by a
 # value that names none, which must be logged and change nothing; it runs
@@ -70,7 +76,7 @@ DEFAULT_STAGES="deps prepare guest-build tools gates nosmp guest"
 # the same library code under kmemleak (bad-input.sh writes bad policy
 # names at run time), and kmemleak's tracking and scans took this guest
 # from 46 s to 87 s beside the first guest's irq_spread tests.
-GUEST_MAIN="guest|kunit.filter=speed>slow|$PIPELINE_DIR/irq-spread-selftests.list|$PIPELINE_DIR/netdevsim-selftests.list"
+GUEST_MAIN="guest|kunit.autorun=0 kunit.filter=speed>slow|$PIPELINE_DIR/irq-spread-selftests.list|$PIPELINE_DIR/netdevsim-selftests.list"
 # The third, on the same kernel, is a machine of another shape
 # (run-guest.sh --three-core: three cores per node, where the project's
 # guest has two): the rule checks of the tests in its list, which skip
@@ -93,6 +99,9 @@ LOG=$RUN/logs
 passed=0
 failed=0
 skipped=0
+# What skipped, a line each ("where: what"); any not in pipeline/expected-
+# skips fails the run (check_skips).
+skips=()
 times=()
 notes=()
 
@@ -106,6 +115,51 @@ fail()
 {
 	failed=$((failed + 1))
 	note "FAIL: $*"
+}
+
+# A test or check that skipped: $1 where ("kunit (nosmp)", "guest-3core"),
+# $2 what.  Counted, and kept for check_skips.
+skip_seen()
+{
+	skipped=$((skipped + 1))
+	skips+=("$1: $2")
+}
+
+# Every skip of the run must be one pipeline/expected-skips names (a line
+# each, a shell pattern; "#" comments): any other fails, so a test that
+# stops checking on a machine where it should check cannot pass for one
+# that checked.
+check_skips()
+{
+	local expected=$PIPELINE_DIR/expected-skips s p
+
+	for s in "${skips[@]}"; do
+		while read -r p; do
+			# shellcheck disable=SC2053
+			[[ $s == $p ]] && continue 2
+		done < <(grep -v -E '^(#|$)' "$expected")
+		fail "unexpected skip: $s (not in pipeline/expected-skips)"
+	done
+}
+
+# The KUnit cases that skipped in kunit.py parse's output $1, a line each,
+# "suite.case" (a parameterised case's "suite.case.parameter"): its lines
+# "[SKIPPED] name (why)" under the "==== suite (N subtests) ====" and
+# "==== case ====" lines that open each suite and parameterised case, and
+# "==== [STATUS] name ====" that close them.
+kunit_skips()
+{
+	awk '/\] =+ \[[A-Z]+\] .* =+$/ { if (n) n--; next }
+	     /\] =+ [^[=].* =+$/ {
+		s = $0; sub(/^.*\] =+ /, "", s)
+		sub(/ *(\([0-9]+ subtests\))? *=+$/, "", s)
+		stack[++n] = s; next
+	     }
+	     /\] \[SKIPPED\] / {
+		c = $0; sub(/^.*\] \[SKIPPED\] /, "", c); sub(/ \([^()]*\)$/, "", c)
+		k = ""; for (i = 1; i <= n; i++) k = k stack[i] "."
+		print k c
+	     }' "$1"
 }
 
 # Count a kunit.py summary line: "Ran N tests: passed: P, failed: F, ...".
@@ -125,8 +179,12 @@ count_kunit()
 	e=$(echo "$line" | grep -o 'errors: [0-9]*' | grep -o '[0-9]*')
 	passed=$((passed + ${p:-0}))
 	failed=$((failed + ${f:-0} + ${c:-0} + ${e:-0}))
-	skipped=$((skipped + ${s:-0}))
 	note "$what: $line"
+	[ $((${p:-0} + ${f:-0} + ${s:-0} + ${c:-0})) -gt 0 ] ||
+		fail "$what: no KUnit case ran (log: $log)"
+	while read -r c; do
+		skip_seen "$what" "$c"
+	done < <(kunit_skips "$log")
 	if [ $((${f:-0} + ${c:-0} + ${e:-0})) -ne 0 ]; then
 		grep -a -E '\[(FAILED|CRASHED)\]|# .*(Expected|EXPECTATION|ASSERTION)' "$log" | head -n 20
 	fi
@@ -481,8 +539,54 @@ gate_kunitconfig()
 	fi
 }
 
+# The words of Makefile variable $2 (a ":=" with "\" continued lines) in
+# Makefile $1.
+make_var()
+{
+	awk -v v="$2" '$1 == v && $2 == ":=" { on = 1; $1 = $2 = "" }
+		on { sub(/#.*/, ""); c = sub(/\\$/, ""); print; on = c }' "$1" |
+		tr -s ' \t' '\n' | grep -v '^$'
+}
+
+# The irq_spread selftests the pipeline's lists run ($2...) are those of
+# their folder's Makefile ($1/Makefile, TEST_PROGS); every
+# script of the folder is in TEST_PROGS or TEST_FILES, every one of those
+# there: a test kselftest installs is a test the pipeline runs.
+gate_lists()
+{
+	local dir=$1 mk=$1/Makefile progs files listed f bad=0
+
+	shift
+	progs=$(make_var "$mk" TEST_PROGS | LC_ALL=C sort)
+	files=$(make_var "$mk" TEST_FILES)
+	listed=$(sed -e 's/#.*//' "$@" | grep -o '^irq_spread/[^ ]*' |
+		sed 's,^irq_spread/,,' | LC_ALL=C sort -u)
+	f=$(LC_ALL=C comm -3 <(echo "$progs") <(echo "$listed") | tr -d '\t')
+	[ -z "$f" ] || { echo "in TEST_PROGS or in a list, not both: $f"; bad=1; }
+	for f in "$dir"/*; do
+		f=${f##*/}
+		echo "$progs $files Makefile config" | tr ' ' '\n' | grep -q -x -F "$f" ||
+			{ echo "$f: in neither TEST_PROGS nor TEST_FILES"; bad=1; }
+	done
+	for f in $progs $files; do
+		[ -e "$dir/$f" ] || { echo "$f: in the Makefile, not in $dir"; bad=1; }
+	done
+	[ $bad -eq 0 ] || fail "gates: the irq_spread selftests of $mk and of the pipeline's lists differ"
+}
+
+# The harness's own rules, each fed a failing case (tools/testing/
+# irq_spread/harness): a check that fails is never hidden.
+gate_harness()
+{
+	bash "$REPO_DIR/tools/testing/irq_spread/harness/run.sh" \
+		> "$LOG/harness.tap" 2>&1
+	count_ktap "gates: harness rules" "$LOG/harness.tap"
+}
+
 stage_gates()
 {
+	gate_lists "$REPO_DIR/tools/testing/selftests/irq_spread" "$PIPELINE_DIR"/irq-spread-*.list
+	gate_harness
 	gate_checkpatch
 	gate_kernel_doc
 	gate_ynl_regen
@@ -603,6 +707,16 @@ tools_results()
 		fail "tools: a fuzz target crashed or did not build (see $BUILD/fuzz, $LOG/tools.log)"
 }
 
+# The KTAP lines "ok N name # SKIP why" of file $2 as skips of $1.
+ktap_skips()
+{
+	local c
+
+	while read -r c; do
+		skip_seen "$1" "$c"
+	done < <(sed -n 's/^ok [0-9]* \(.*[^ ]\) *# SKIP.*/\1/p' "$2")
+}
+
 # Count the KTAP lines "ok N name", "ok N name # SKIP why" and "not ok N
 # name" of file $2, written by $1; its plan "1..N" must match them.  Each
 # failure is shown with the "# " lines under it.
@@ -616,8 +730,8 @@ count_ktap()
 	n=$(grep -c -E '^not ok [0-9]+ ' "$f")
 	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$f")
 	passed=$((passed + p - s))
-	skipped=$((skipped + s))
 	failed=$((failed + n))
+	ktap_skips "$what" "$f"
 	note "$what: $((p - s)) passed, $n failed, $s skipped ($f)"
 	[ "${plan:-none}" = $((p + n)) ] ||
 		fail "$what: ${plan:-no} planned checks, $((p + n)) ran"
@@ -736,6 +850,7 @@ guest_run()
 		PIPELINE_DIR=$PIPELINE_DIR
 		export IRQ_SPREAD_MODULES=$BUILD/guest
 		export IRQ_SPREAD_CHURN_CYCLES=$CHURN_CYCLES
+		$([ "$1" = "$GUEST_MAIN" ] && echo export IRQ_SPREAD_TABLES=required RUN_KUNIT=1)
 		ALONE_LIST=$alone
 		PAIRED_LIST=$paired
 		. $PIPELINE_DIR/guest/selftests-job.sh
@@ -802,10 +917,12 @@ guests_more_start()
 }
 
 # Report splats in the kernel log of guest $2 (default: guest), whose
-# results are in $1; each kind found is one failure.
+# results are in $1, and its kmemleak report, which it must have unless
+# booted with kmemleak=off ($3: its boot arguments): kmemleak that turned
+# itself off gives none.  Each kind found is one failure.
 check_splats()
 {
-	local out=$1 what=${2:-guest} pat hits
+	local out=$1 what=${2:-guest} args=${3:-} pat hits
 
 	pat='BUG: |WARNING: |Oops|Kernel panic|general protection fault|UBSAN: |'
 	pat+='INFO: possible |kernel BUG at|Call Trace:|kmemleak: [0-9]+ new suspected'
@@ -818,6 +935,11 @@ check_splats()
 	if [ -s "$out/kmemleak.txt" ]; then
 		head -n 40 "$out/kmemleak.txt"
 		fail "$what: kmemleak reports leaks ($out/kmemleak.txt)"
+	elif [ ! -e "$out/kmemleak.txt" ]; then
+		case " $args " in
+		*" kmemleak=off "*) ;;
+		*) fail "$what: no kmemleak report: kmemleak was off (its log: $(grep -a -m1 'kmemleak: ' "$out/dmesg.txt" 2>/dev/null))" ;;
+		esac
 	fi
 }
 
@@ -836,11 +958,14 @@ count_selftests()
 	[ "$ran" -eq "$listed" ] || fail "$guest: $ran of the $listed listed selftests ran"
 
 	while read -r rc secs t; do
+		l=$out/selftests/${t//\//_}.log
 		case $rc in
 		0) passed=$((passed + 1)); echo "selftest ok   $name$t (${secs}s)" ;;
-		4) skipped=$((skipped + 1)); note "selftest skip $name$t (${secs}s)" ;;
-		*) fail "selftest $name$t (exit $rc, ${secs}s; log: $out/selftests/$(echo "$t" | tr / _).log)" ;;
+		4) skip_seen "$guest" "$t"; note "selftest skip $name$t (${secs}s)" ;;
+		*) fail "selftest $name$t (exit $rc, ${secs}s; log: $l)" ;;
 		esac
+		# Checks it skipped, whatever its exit code.
+		ktap_skips "$guest: $t" "$l"
 	done < <(cat "$out/selftests.rc" 2>/dev/null)
 }
 
@@ -858,7 +983,7 @@ guest_results()
 	[ -z "$alone" ] || lists+=("$alone")
 	[ -z "$paired" ] || lists+=("$paired")
 	count_selftests "$out" "$name" "${tag:+($tag) }" "${lists[@]}"
-	check_splats "$out"
+	check_splats "$out" "$name" "$args"
 }
 
 # How far the guests are: per guest of this run, the selftests that ended
@@ -889,7 +1014,7 @@ stage_guest()
 	rc=$?
 	echo "guest: ran $(($(date +%s) - GUEST_T0))s from power-on to power-off"
 	(cd "$SRC" && python3 tools/testing/kunit/kunit.py parse \
-		"$RUN/${GUEST_MAIN%%|*}/dmesg.txt") \
+		"$RUN/${GUEST_MAIN%%|*}/kunit.ktap") \
 		> "$LOG/kunit-guest.log" 2>&1
 	count_kunit "kunit (guest)" "$LOG/kunit-guest.log"
 	guest_results "$GUEST_MAIN" $rc
@@ -942,6 +1067,7 @@ main()
 		[ "$s" = guest-build ] && want=${want//guest-build/} && want=${want//guest/}
 	done
 
+	check_skips
 	echo
 	echo "=== summary (build dir $CACHE, base linux-source-$BASE_SERIES $(cat "$SRC/.irq_spread-base" 2>/dev/null)) ==="
 	printf '%s\n' "${times[@]}"
@@ -955,4 +1081,5 @@ main()
 	[ $failed -eq 0 ]
 }
 
-main "$@"
+# Sourced (the harness's tests), it only defines.
+[ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-guest.sh [--nosmp] OUTDIR JOB [TIMEOUT_S] [EXTRA_KERNEL_ARGS]
+# run-guest.sh [--nosmp|--three-core|--kcsan] OUTDIR JOB [TIMEOUT_S] [EXTRA_KERNEL_ARGS]
 #
 # Boot the NUMA + SMT test guest on the built kernel, run JOB (a bash script)
 # inside it, and leave in OUTDIR: console.log, dmesg.txt, kmemleak.txt, job.rc
@@ -15,6 +15,8 @@
 # --nosmp: the uniprocessor guest instead, one vCPU and 512 MiB, on the
 # CONFIG_SMP=n kernel of build-guest.sh build-nosmp.
 #
+# --kcsan: the NUMA guest on the kernel of build-guest.sh build-kcsan.
+#
 # --three-core: the NUMA guest's kernel on a machine of another shape, for
 # what two cores per node cannot show: 12 vCPUs, 2 sockets of one NUMA node
 # each, 3 cores per node, 2 threads per core (node 0 = CPUs 0-5, cores
@@ -27,6 +29,7 @@ machine=numa
 case "${1:-}" in
 --nosmp) machine=nosmp; shift ;;
 --three-core) machine=three-core; shift ;;
+--kcsan) machine=kcsan; shift ;;
 esac
 out=$1
 job=$2
@@ -46,6 +49,7 @@ elif [ $machine = three-core ]; then
 	hw+=(-numa "dist,src=0,dst=1,val=20")
 else
 	kernel=$BUILD/guest/arch/x86/boot/bzImage
+	[ $machine = kcsan ] && kernel=$BUILD/kcsan/arch/x86/boot/bzImage
 	hw=(-m 2G -smp "16,sockets=2,cores=4,threads=2")
 	for n in 0 1 2 3; do
 		hw+=(-object "memory-backend-ram,id=m$n,size=512M"
@@ -61,9 +65,10 @@ else
 	done
 fi
 
-stage=guest-build
-[ $machine = nosmp ] && stage=nosmp
-[ -f "$kernel" ] || die "no $machine guest kernel at $kernel: run pipeline/check.sh $stage"
+how="pipeline/check.sh guest-build"
+[ $machine = nosmp ] && how="pipeline/check.sh nosmp"
+[ $machine = kcsan ] && how="make kcsan"
+[ -f "$kernel" ] || die "no $machine guest kernel at $kernel: run $how"
 rm -rf "$out"
 mkdir -p "$out"
 cp "$job" "$out/job.sh"

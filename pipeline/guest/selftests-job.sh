@@ -22,8 +22,8 @@
 # down with each device, is what the tests of $ALONE_LIST did under
 # kmemleak before.  KASAN and lockdep stay on.
 #
-# The host starts its next guests once the job leaves booted in $RESULTS,
-# as it begins: the kernel has booted and run its KUnit suites.
+# The host starts its next guests once the job leaves booted in $RESULTS:
+# the kernel has booted and run its KUnit suites.
 #
 # $IRQ_SPREAD_MODULES, exported by the job, is the guest kernel's build
 # directory, where irq_spread/drivers-load.sh finds the .ko files.
@@ -34,6 +34,9 @@
 
 mkdir -p "$RESULTS/selftests"
 : > "$RESULTS/selftests.rc"
+# The main guest, booted with kunit.autorun=0, runs its KUnit suites
+# first (kunit-job.sh).
+[ -z "${RUN_KUNIT:-}" ] || bash "$PIPELINE_DIR/guest/kunit-job.sh"
 : > "$RESULTS/booted"
 
 # Bash expansions rather than dirname, basename, tr and date: each fork

@@ -136,11 +136,10 @@ def test(t):
     kmsg = Kmsg()
     for mod in MODULES:
         if mod not in found:
-            t.result(True, "%s # SKIP not built: no %s.ko" % (mod, mod))
+            t.skip(mod, "not built: no %s.ko" % mod)
             continue
         if mod in loaded():
-            t.result(True, "%s # SKIP loaded already: not inserted again"
-                     % mod)
+            t.skip(mod, "loaded already: not inserted again")
             continue
         order = []
         if not load_order(t, mod, mod, found, order, set()):

@@ -62,12 +62,14 @@ class Skip(Exception):
 # KTAP output and exit codes
 
 class Ktap:
-    """Numbered "ok"/"not ok" lines; exit code 1 if any failed, 4 if skipped."""
+    """Numbered "ok"/"not ok" lines; exit code 1 if any failed, 4 if the
+    test skipped (run())."""
 
     def __init__(self, name):
         self.name = name
         self.n = 0
         self.failed = 0
+        self.skipped = 0
         self.t0 = time.monotonic()
         print("TAP version 13", flush=True)
         print("# %s" % name, flush=True)
@@ -89,21 +91,40 @@ class Ktap:
         return self.result(got == want, what,
                            "expected: %s\n     got: %s" % (want, got))
 
+    def skip(self, what, why):
+        """A check that did not run: "ok N what # SKIP why".  Not a pass:
+        the pipeline fails on any skip its list of expected skips does not
+        name."""
+        self.n += 1
+        self.skipped += 1
+        print("ok %d %s # SKIP %s" % (self.n, what, why), flush=True)
+
     def finish(self):
         print("1..%d" % self.n, flush=True)
         if self.n == 0:
             print("# no check ran", flush=True)
             sys.exit(KSFT_FAIL)
-        print("# %s: %d passed, %d failed in %.1f s"
-              % (self.name, self.n - self.failed, self.failed,
-                 time.monotonic() - self.t0), flush=True)
+        print("# %s: %d passed, %d failed, %d skipped in %.1f s"
+              % (self.name, self.n - self.failed - self.skipped, self.failed,
+                 self.skipped, time.monotonic() - self.t0), flush=True)
         sys.exit(KSFT_FAIL if self.failed else KSFT_PASS)
+
+    def finish_skipped(self):
+        """The plan and the exit code of a test that skipped after checks
+        that all passed."""
+        print("1..%d" % self.n, flush=True)
+        print("# %s: %d passed, then skipped, in %.1f s"
+              % (self.name, self.n - self.skipped,
+                 time.monotonic() - self.t0), flush=True)
+        sys.exit(KSFT_SKIP)
 
 
 def run(name, test, cleanup=None):
     """Run test(ktap), then cleanup() if given, remove the netdevsim devices
     the test made and restore the default policy; exit with the kselftest
-    code."""
+    code.  A test that raises Skip before any check skips (exit 4); after
+    checks, the rest of it is one skipped check, and it fails if any check
+    failed, else skips."""
     t = Ktap(name)
     try:
         try:
@@ -118,8 +139,12 @@ def run(name, test, cleanup=None):
             if os.path.exists(PARAM):
                 write(PARAM, "numa")
     except Skip as e:
-        print("1..0 # SKIP %s" % e, flush=True)
-        sys.exit(KSFT_SKIP)
+        if not t.n:
+            print("1..0 # SKIP %s" % e, flush=True)
+            sys.exit(KSFT_SKIP)
+        t.skip("%s: the rest" % name, e)
+        if not t.failed:
+            t.finish_skipped()
     except Exception as e:  # a broken step is a failure, with its cause
         import traceback
         t.diag(traceback.format_exc())
@@ -309,7 +334,10 @@ class Topology:
         """Whether the hand tables of a test apply: the project's guest,
         every CPU online, @isolated the CPUs of isolcpus=managed_irq, no
         nohz_full, the default IRQ affinity every CPU, and no irq_spread
-        device or pool vector the test did not make.  If not, say why."""
+        device or pool vector the test did not make.  If not, say why: in
+        a diag line, or, with IRQ_SPREAD_TABLES=required in the environment
+        (the pipeline's main guest, where they must apply), in a failed
+        check."""
         why = []
         if not self.is_guest():
             why.append("not the project's guest topology (16 CPUs, node n = "
@@ -330,8 +358,12 @@ class Topology:
             why.append("irq_spread devices or pools this test did not make, "
                        "whose load the tables do not count: %s"
                        % ", ".join(others))
-        for w in why:
-            t.diag("hand tables skipped, rule checks only: %s" % w)
+        if os.environ.get("IRQ_SPREAD_TABLES") == "required":
+            t.result(not why, "the hand tables apply (IRQ_SPREAD_TABLES="
+                     "required)", "\n".join(why))
+        else:
+            for w in why:
+                t.diag("hand tables skipped, rule checks only: %s" % w)
         return not why
 
 
@@ -1011,17 +1043,27 @@ def as_user(uid, fn):
     return os.waitstatus_to_exitcode(status)
 
 
-def set_link(ifname, up):
-    """ip link set dev @ifname up/down, without a fork (SIOCSIFFLAGS)."""
-    import fcntl
+def inet_socket():
+    """A socket for the interface ioctls of set_link() and
+    ethtool_channels()."""
     import socket
+    return socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+
+
+def set_link(ifname, up, sock=None):
+    """ip link set dev @ifname up/down, without a fork (SIOCSIFFLAGS), on
+    @sock or a socket of its own."""
+    import fcntl
     SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        ifr = struct.pack("16sH22x", ifname.encode(), 0)
-        flags = struct.unpack("16sH22x", fcntl.ioctl(s, SIOCGIFFLAGS, ifr))[1]
-        flags = flags | IFF_UP if up else flags & ~IFF_UP
-        fcntl.ioctl(s, SIOCSIFFLAGS, struct.pack("16sH22x", ifname.encode(),
-                                                 flags))
+    if sock is None:
+        with inet_socket() as s:
+            return set_link(ifname, up, s)
+    ifr = struct.pack("16sH22x", ifname.encode(), 0)
+    flags = struct.unpack("16sH22x", fcntl.ioctl(sock, SIOCGIFFLAGS, ifr))[1]
+    flags = flags | IFF_UP if up else flags & ~IFF_UP
+    fcntl.ioctl(sock, SIOCSIFFLAGS, struct.pack("16sH22x", ifname.encode(),
+                                                flags))
+    return None
 
 
 def run_cmd(*argv):
@@ -1043,25 +1085,27 @@ SIOCETHTOOL = 0x8946
 ETHTOOL_GCHANNELS, ETHTOOL_SCHANNELS = 0x3c, 0x3d
 
 
-def ethtool_channels(ifname, combined=None):
+def ethtool_channels(ifname, combined=None, sock=None):
     """ethtool -l @ifname, and with @combined ethtool -L @ifname combined
     @combined, without a fork (SIOCETHTOOL, the driver's get_channels and
-    set_channels as ethtool's netlink requests reach them): return (the
-    maximum, the number) of combined channels the driver reports before
-    the change.  Raises OSError with the driver's error."""
+    set_channels as ethtool's netlink requests reach them), on @sock or a
+    socket of its own: return (the maximum, the number) of combined
+    channels the driver reports before the change.  Raises OSError with
+    the driver's error."""
     import array
     import fcntl
-    import socket
+    if sock is None:
+        with inet_socket() as s:
+            return ethtool_channels(ifname, combined, s)
     # struct ethtool_channels: cmd, max_rx, max_tx, max_other,
     # max_combined, rx_count, tx_count, other_count, combined_count.
     ch = array.array("I", [ETHTOOL_GCHANNELS] + [0] * 8)
     ifr = struct.pack("16sP16x", ifname.encode(), ch.buffer_info()[0])
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        fcntl.ioctl(s, SIOCETHTOOL, ifr)
-        got = (ch[4], ch[8])
-        if combined is not None:
-            ch[0], ch[8] = ETHTOOL_SCHANNELS, combined
-            fcntl.ioctl(s, SIOCETHTOOL, ifr)
+    fcntl.ioctl(sock, SIOCETHTOOL, ifr)
+    got = (ch[4], ch[8])
+    if combined is not None:
+        ch[0], ch[8] = ETHTOOL_SCHANNELS, combined
+        fcntl.ioctl(sock, SIOCETHTOOL, ifr)
     return got
 
 

@@ -20,6 +20,11 @@
 # which nothing but the policy, channel and link workers touch (netdevsim
 # ports created and deleted).
 #
+# Each worker draws its choices and pauses from its own random generator,
+# seeded from the run's seed and its name: the test prints the seed, and
+# IRQ_SPREAD_STRESS_SEED=N replays each worker's sequence of operations
+# (how they interleave is the scheduler's).
+#
 # Every operation is counted (KTAP diag and one line per kind): done,
 # refused with an error that is expected for a reason the test can tell
 # from what the other threads did at the same time (a device deleted
@@ -60,6 +65,8 @@ import traceback
 from irq_spread_lib import *
 
 SECONDS = float(os.environ.get("IRQ_SPREAD_STRESS_SECONDS", "60"))
+SEED = int(os.environ.get("IRQ_SPREAD_STRESS_SEED") or
+           int.from_bytes(os.urandom(4), "little"))
 # The longest pause of a worker between operations: enough for the
 # others to run in between, short enough for hundreds of each.
 PAUSE = 0.03
@@ -85,6 +92,12 @@ SPLATS = ("BUG: ", "WARNING: ", "Oops", "Kernel panic",
 hp = Hotplug()
 clock = time.monotonic
 stop = threading.Event()
+# The calling worker's random generator (worker()).
+WORKER = threading.local()
+
+
+def rng():
+    return WORKER.rng
 
 
 class Counts:
@@ -180,7 +193,7 @@ class Shared:
 
     def pick_churned(self):
         with self.lock:
-            return random.choice(self.churned) if self.churned else None
+            return rng().choice(self.churned) if self.churned else None
 
     def add(self, c):
         with self.lock:
@@ -221,6 +234,7 @@ def worker(name, body):
     kind = name.split(":")[0]
 
     def loop():
+        WORKER.rng = random.Random("%d %s" % (SEED, name))
         try:
             while not stop.is_set():
                 body()
@@ -232,7 +246,7 @@ def worker(name, body):
 
 
 def pause(top=PAUSE):
-    stop.wait(random.uniform(0, top))
+    stop.wait(rng().uniform(0, top))
 
 
 # ---------------------------------------------------------------------------
@@ -367,7 +381,7 @@ def xdp_attached(ifindex):
 
 def hotplug_worker(cpus, state):
     def body():
-        c = random.choice(cpus)
+        c = rng().choice(cpus)
         for on in (False, True):
             state.seq[c] += 1
             err = COUNTS.attempt("cpu hotplug", "CPU %d %s" % (
@@ -379,7 +393,7 @@ def hotplug_worker(cpus, state):
             if err:
                 break
             if not on:
-                stop.wait(random.uniform(0, 0.2))
+                stop.wait(rng().uniform(0, 0.2))
         pause()
     return body
 
@@ -399,13 +413,13 @@ def policy_worker(persistent, ev):
     targets.append((ev.path,) + policy_accessors(ev))
 
     def body():
-        p = random.choice(POLICIES)
-        c = S.pick_churned() if random.random() < 0.3 else None
+        p = rng().choice(POLICIES)
+        c = S.pick_churned() if rng().random() < 0.3 else None
         if c:
             COUNTS.attempt("policy", c.ifname,
                            lambda: c.dev.set_policy_ok(p), c.why_gone)
         else:
-            path, get, put = random.choice(targets)
+            path, get, put = rng().choice(targets)
             start = clock()
             new = get() != p
             if not COUNTS.attempt("policy", path, lambda: put(p)) and new:
@@ -416,9 +430,9 @@ def policy_worker(persistent, ev):
 
 def admin_worker(targets, cpus, all_cpus):
     def body():
-        path, irq = random.choice(targets)
+        path, irq = rng().choice(targets)
         up = [c for c in all_cpus if cpus.up.get(c, True)]
-        mask = frozenset(random.sample(up, random.choice((1, 1, 2))))
+        mask = frozenset(rng().sample(up, rng().choice((1, 1, 2))))
         before = cpus.snap()
         with S.lock:
             S.written.add(irq)
@@ -442,9 +456,9 @@ def admin_worker(targets, cpus, all_cpus):
 
 def channels_worker(persistent):
     def body():
-        c = S.pick_churned() if random.random() < 0.3 else None
-        d = c or random.choice(persistent)
-        n = random.randint(1, d.channels)
+        c = S.pick_churned() if rng().random() < 0.3 else None
+        d = c or rng().choice(persistent)
+        n = rng().randint(1, d.channels)
         why = c.why_gone if c else lambda err: None
         COUNTS.attempt("ethtool -L", "%s combined %d" % (d.ifname, n),
                        lambda: ethtool_channels(d.ifname, n), why)
@@ -454,27 +468,27 @@ def channels_worker(persistent):
 
 def link_worker(persistent):
     def body():
-        c = S.pick_churned() if random.random() < 0.3 else None
-        d = c or random.choice(persistent)
+        c = S.pick_churned() if rng().random() < 0.3 else None
+        d = c or rng().choice(persistent)
         why = c.why_gone if c else lambda err: None
         for up in (False, True):
             COUNTS.attempt("link down/up", "%s %s" % (
                 d.ifname, "up" if up else "down"),
                 lambda: set_link(d.ifname, up), why)
-            stop.wait(random.uniform(0, 0.1))
+            stop.wait(rng().uniform(0, 0.1))
         pause(0.3)
     return body
 
 
 def xdp_worker(targets, prog):
     def body():
-        d = random.choice(targets)
+        d = rng().choice(targets)
         for fd in (prog, -1):
             COUNTS.attempt("XDP on/off", "%s %s" % (
                 d.ifname, "off" if fd < 0 else "on"),
                 lambda: xdp_set(d.ifindex, fd))
             if fd >= 0:
-                stop.wait(random.uniform(0, 0.3))
+                stop.wait(rng().uniform(0, 0.3))
         pause(0.3)
     return body
 
@@ -485,7 +499,7 @@ def nsim_churn_worker(topo):
 
     def create():
         dev_id = free.pop(0)
-        node = random.choice(topo.nodes)
+        node = rng().choice(topo.nodes)
         made = []
 
         def make():
@@ -511,7 +525,7 @@ def nsim_churn_worker(topo):
         free.append(c.dev.id)
 
     def body():
-        if len(alive) < 2 or (len(alive) < 3 and random.random() < 0.5):
+        if len(alive) < 2 or (len(alive) < 3 and rng().random() < 0.5):
             create()
         else:
             delete()
@@ -728,7 +742,7 @@ def report(t, kinds_skipped, elapsed):
                   1000 * COUNTS.spent[kind] / max(n, 1)))
     for kind in KINDS:
         if kind in kinds_skipped:
-            t.result(True, "%s # SKIP %s" % (kind, kinds_skipped[kind]))
+            t.skip(kind, kinds_skipped[kind])
             continue
         bad = COUNTS.unexpected[kind]
         t.result(COUNTS.done[kind] > 0 and not bad,
@@ -743,6 +757,7 @@ def report(t, kinds_skipped, elapsed):
 
 
 def test(t):
+    t.diag("seed %d (IRQ_SPREAD_STRESS_SEED=%d replays it)" % (SEED, SEED))
     topo, _ = machine(t)
     log = Kmsg()
     nodes = topo.nodes

@@ -129,6 +129,8 @@ static void irq_spread_dev_free(struct irq_spread_dev *sd)
 	kfree(sd->scratch);
 	kfree(sd->online);
 	kfree(sd->report);
+	kfree(sd->undo);
+	bitmap_free(sd->empty);
 	bitmap_free(sd->changed);
 	bitmap_free(sd->pending);
 	kfree(sd->reserved);
@@ -143,6 +145,8 @@ struct irq_spread_dev_arrays {
 	unsigned long *staged;
 	unsigned long *changed;
 	unsigned long *pending;
+	struct irq_spread_vec_undo *undo;
+	unsigned long *empty;
 };
 
 static void irq_spread_dev_arrays_free(struct irq_spread_dev_arrays *a)
@@ -152,6 +156,8 @@ static void irq_spread_dev_arrays_free(struct irq_spread_dev_arrays *a)
 	kvfree(a->staged);
 	bitmap_free(a->changed);
 	bitmap_free(a->pending);
+	kfree(a->undo);
+	bitmap_free(a->empty);
 }
 
 static int irq_spread_dev_arrays_alloc(struct irq_spread_dev *sd,
@@ -166,7 +172,10 @@ static int irq_spread_dev_arrays_alloc(struct irq_spread_dev *sd,
 	a->staged = kvcalloc(longs, sizeof(long), GFP_KERNEL);
 	a->changed = bitmap_zalloc(nvec, GFP_KERNEL);
 	a->pending = bitmap_zalloc(nvec, GFP_KERNEL);
-	if (!a->vec || !a->placed || !a->staged || !a->changed || !a->pending) {
+	a->undo = kcalloc(nvec, sizeof(*a->undo), GFP_KERNEL);
+	a->empty = bitmap_zalloc(nr, GFP_KERNEL);
+	if (!a->vec || !a->placed || !a->staged || !a->changed || !a->pending ||
+	    !a->undo || !a->empty) {
 		irq_spread_dev_arrays_free(a);
 		return -ENOMEM;
 	}
@@ -209,6 +218,8 @@ irq_spread_dev_alloc(struct irq_spread_topology *topo,
 	sd->staged = a.staged;
 	sd->changed = a.changed;
 	sd->pending = a.pending;
+	sd->undo = a.undo;
+	sd->empty = a.empty;
 	sd->nr = info->nr_vectors;
 	for (v = 0; v < irq_spread_dev_nvec(sd); v++) {
 		sd->vec[v] = irq_spread_vec_alloc(sd, v);

@@ -89,6 +89,19 @@ struct irq_spread_vec {
 };
 
 /**
+ * struct irq_spread_vec_undo - a vector's state before a commit, to undo
+ *	what the commit did to it
+ * @admin: it was the administrator's
+ * @hinted: its interrupt had the library's hint
+ * @touched: the commit set its interrupt's affinity or hint
+ */
+struct irq_spread_vec_undo {
+	bool admin;
+	bool hinted;
+	bool touched;
+};
+
+/**
  * struct irq_spread_dev - a device registered with irq_spread
  * @list: in &irq_spread_topology.devs of @topo, under its devs_lock
  * @lock: protects the device's state
@@ -135,6 +148,10 @@ struct irq_spread_vec {
  * @changed: scratch: the vectors a commit changed, a bitmap of all vectors
  * @pending: the vectors whose change @ops has not been told of yet
  * @report: the mask @work reports, used by @work alone
+ * @undo: scratch of irq_spread_dev_commit(), each vector's state before
+ *	it, so that a commit allocates nothing
+ * @empty: scratch of CPU hotplug: the spread vectors that lost their last
+ *	CPU
  * @work: tells @ops->changed() of the vectors in @pending
  * @dead: unregistering: nothing is applied or reported any more
  *
@@ -178,6 +195,8 @@ struct irq_spread_dev {
 	unsigned long *changed;
 	unsigned long *pending;
 	unsigned long *report;
+	struct irq_spread_vec_undo *undo;
+	unsigned long *empty;
 	struct work_struct work;
 	bool dead;
 };

@@ -285,11 +285,8 @@ static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 	bool moved = false;
 
 	lockdep_assert_held(&sd->lock);
-	empty = bitmap_zalloc(sd->nr_active, GFP_KERNEL);
-	if (!empty) {
-		dev_warn(sd->dev, "irq_spread: vectors left on CPU %u\n", cpu);
-		return;
-	}
+	empty = sd->empty;
+	bitmap_zero(empty, sd->nr_active);
 	irq_spread_dev_load(sd, false, true);
 	memcpy(sd->staged, sd->placed, longs * sizeof(long));
 	for (k = 0; k < sd->nr_active; k++) {
@@ -313,7 +310,6 @@ static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 	}
 	if (!bitmap_empty(empty, sd->nr_active))
 		irq_spread_dev_repair(sd, empty);
-	bitmap_free(empty);
 	/* The interrupts on @cpu: the interrupt core moves them after this. */
 	sd->going = cpu;
 	irq_spread_dev_hotplug_commit(sd, moved);

@@ -331,13 +331,6 @@ void irq_spread_dev_work(struct work_struct *work)
 	}
 }
 
-/* A vector's state before a commit, to undo what the commit did to it. */
-struct irq_spread_vec_undo {
-	bool admin;
-	bool hinted;
-	bool touched;
-};
-
 /*
  * Undo what a commit did to vector @vec's interrupt: its hint and affinity
  * back to what they were (the administrator's affinity for a vector the
@@ -434,9 +427,8 @@ int irq_spread_dev_commit(struct irq_spread_dev *sd,
 	int ret = 0, err;
 
 	lockdep_assert_held(&sd->lock);
-	old = kcalloc(nvec, sizeof(*old), GFP_KERNEL);
-	if (!old)
-		return -ENOMEM;
+	old = sd->undo;
+	memset(old, 0, array_size(nvec, sizeof(*old)));
 	irq_spread_dev_eligible(sd, sd->eligible);
 	bitmap_zero(sd->changed, nvec);
 
@@ -477,7 +469,6 @@ int irq_spread_dev_commit(struct irq_spread_dev *sd,
 	for (v = 0; v < nvec; v++)
 		irq_spread_vec_refresh(sd, v, masks, nr_active);
 out:
-	kfree(old);
 	return ret;
 }
 

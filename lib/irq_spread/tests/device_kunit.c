@@ -45,6 +45,7 @@
 #include <linux/kernfs.h>
 #include <linux/kthread.h>
 #include <linux/limits.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/numa.h>
 #include <linux/panic.h>
@@ -2991,7 +2992,399 @@ static struct kunit_suite irq_spread_dev_test_suite = {
 	.test_cases = irq_spread_dev_test_cases,
 };
 
-kunit_test_suites(&irq_spread_param_test_suite, &irq_spread_dev_test_suite);
+/*
+ * Allocation failures, each in turn.  The kernel's fault injection fails
+ * the 1st, 2nd, ... allocation of one library call (current->fail_nth, as
+ * /proc/thread-self/fail-nth arms it for a task) until the call runs
+ * through without one failing.  After each failure the call returned
+ * -ENOMEM and nothing changed: the vectors' CPUs, the interrupts'
+ * affinities, hints, placed state, notifiers and placers, the device's
+ * policy and CPUs, the machine's per-CPU load.  A call that returns 0
+ * did its whole work; but for one whose failure is only logged (CPU
+ * hotplug's), whose placement may be another that holds: each vector on
+ * its interrupt's CPUs, all online, each counted in the load once.
+ *
+ * fail-nth reaches only what failslab and fail_page_alloc let fail: with
+ * their ignore-gfp-wait at its default, Y, no GFP_KERNEL allocation fails,
+ * and the cases skip (as at boot); the pipeline's main guest sets it to N
+ * and runs the suite again from debugfs (pipeline/guest/fault-kunit.sh).
+ */
+static int fault_test_init(struct kunit *test)
+{
+	irq_spread_test_fault_ready(test);
+	return dev_test_init(test);
+}
+
+#define FAULT_NVEC	4
+#define FAULT_STATE	768
+
+/* The machine's per-CPU load, "," between CPUs. */
+static int fault_load(struct dev_test *t, char *buf, int size)
+{
+	struct irq_spread_topology *topo = &t->m->topo;
+	unsigned int cpu;
+	int len = 0;
+
+	mutex_lock(&topo->lock);
+	for (cpu = 0; topo->load && cpu < topo->nr_cpus; cpu++)
+		len += scnprintf(buf + len, size - len, "%s%u", cpu ? "," : "",
+				 topo->load[cpu]);
+	mutex_unlock(&topo->lock);
+	return len;
+}
+
+/*
+ * Everything a call may change: per vector its CPUs and whether it is the
+ * administrator's; per interrupt its affinity, hint, placed state,
+ * notifier and placer; the device's policy and CPUs; the load.
+ */
+static const char *fault_state(struct kunit *test, struct irq_spread_dev *sd)
+{
+	struct dev_test *t = test->priv;
+	char *buf = kunit_kzalloc(test, FAULT_STATE, GFP_KERNEL);
+	struct fake_irq *f;
+	cpumask_var_t cpus;
+	unsigned int i;
+	int len;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&cpus, GFP_KERNEL));
+	irq_spread_dev_cpus(sd, cpus);
+	len = scnprintf(buf, FAULT_STATE, "%s cpus %*pbl masks %s load ",
+			irq_spread_policy_name(irq_spread_dev_policy(sd)),
+			cpumask_pr_args(cpus), dev_masks(test, sd, FAULT_NVEC));
+	free_cpumask_var(cpus);
+	len += fault_load(t, buf + len, FAULT_STATE - len);
+	for (i = 0; i < FAULT_NVEC; i++) {
+		f = &t->irq[i];
+		len += scnprintf(buf + len, FAULT_STATE - len,
+				 "; %u: %*pbl hint %*pbl state %d%s%s%s", i,
+				 FAKE_NR_CPUS, &f->aff,
+				 f->hint ? FAKE_NR_CPUS : 0,
+				 f->hint ? cpumask_bits(f->hint) : &f->aff,
+				 f->state, f->notify ? " notifier" : "",
+				 f->placer ? " placer" : "",
+				 irq_spread_dev_vector_admin(sd, i) ? " admin" : "");
+	}
+	KUNIT_ASSERT_LT(test, len, FAULT_STATE - 1);
+	return buf;
+}
+
+/*
+ * What must hold after a call whose failure is only logged, if it did not
+ * do its whole work: each vector's CPUs are its interrupt's affinity, all
+ * online, and each CPU's load is the number of the device's vectors on it
+ * (one CPU each, under numa).  NULL if so, else what does not.
+ */
+static const char *fault_inconsistent(struct kunit *test,
+				      struct irq_spread_dev *sd)
+{
+	struct dev_test *t = test->priv;
+	struct irq_spread_topology *topo = &t->m->topo;
+	unsigned int on[FAKE_NR_CPUS] = {}, v, cpu;
+	char *buf = kunit_kzalloc(test, 128, GFP_KERNEL);
+	cpumask_var_t mask;
+	unsigned long cpus;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	for (v = 0; v < FAULT_NVEC; v++) {
+		cpus = irq_spread_dev_vector_mask(sd, v, mask) ? 0 :
+		       cpumask_bits(mask)[0];
+		if (!cpus || cpus != t->irq[v].aff || (cpus & ~t->m->online[0])) {
+			scnprintf(buf, 128, "vector %u on %*pbl, its interrupt on %*pbl",
+				  v, FAKE_NR_CPUS, &cpus, FAKE_NR_CPUS,
+				  &t->irq[v].aff);
+			break;
+		}
+		on[__ffs(cpus)]++;
+	}
+	free_cpumask_var(mask);
+	if (v < FAULT_NVEC)
+		return buf;
+	mutex_lock(&topo->lock);
+	for (cpu = 0; cpu < FAKE_NR_CPUS; cpu++) {
+		if (topo->load[cpu] != on[cpu]) {
+			scnprintf(buf, 128, "CPU %u: load %u, %u vectors", cpu,
+				  topo->load[cpu], on[cpu]);
+			break;
+		}
+	}
+	mutex_unlock(&topo->lock);
+	return cpu < FAKE_NR_CPUS ? buf : NULL;
+}
+
+/**
+ * struct fault_op - a library call under fault injection
+ * @desc: what it is
+ * @prepare: puts the device where the call starts from, or %NULL
+ * @before: what happens before the call (the interrupt core's part), or
+ *	%NULL
+ * @run: the call
+ * @after: what happens after it, or %NULL
+ * @undo: takes the device back to where the call started from
+ * @logged: a failure is logged, not returned
+ */
+struct fault_op {
+	const char *desc;
+	void (*prepare)(struct kunit *test, struct irq_spread_dev *sd);
+	void (*before)(struct kunit *test, struct irq_spread_dev *sd);
+	int (*run)(struct kunit *test, struct irq_spread_dev *sd);
+	void (*after)(struct kunit *test, struct irq_spread_dev *sd);
+	void (*undo)(struct kunit *test, struct irq_spread_dev *sd);
+	bool logged;
+};
+
+#define FAULT_CPU	1
+
+static void fault_detach(struct kunit *test, struct irq_spread_dev *sd)
+{
+	irq_spread_dev_detach(sd, FAULT_NVEC - 1);
+}
+
+static int fault_attach(struct kunit *test, struct irq_spread_dev *sd)
+{
+	return irq_spread_dev_attach(sd, FAULT_NVEC - 1,
+				     FAKE_IRQ_BASE + FAULT_NVEC - 1);
+}
+
+static int fault_set_vectors(struct kunit *test, struct irq_spread_dev *sd)
+{
+	return irq_spread_dev_set_vectors(sd, 2);
+}
+
+static void fault_set_vectors_back(struct kunit *test, struct irq_spread_dev *sd)
+{
+	KUNIT_ASSERT_EQ(test, irq_spread_dev_set_vectors(sd, FAULT_NVEC), 0);
+}
+
+static int fault_set_policy(struct kunit *test, struct irq_spread_dev *sd)
+{
+	return irq_spread_dev_set_policy(sd, IRQ_SPREAD_CORE);
+}
+
+static void fault_set_policy_back(struct kunit *test, struct irq_spread_dev *sd)
+{
+	KUNIT_ASSERT_EQ(test, irq_spread_dev_set_policy(sd, IRQ_SPREAD_NUMA), 0);
+}
+
+/* CPUs 4-7 and 0-7 of the machine: nothing to allocate while armed. */
+static const unsigned long fault_node1 = GENMASK(7, 4);
+static const unsigned long fault_all = GENMASK(FAKE_NR_CPUS - 1, 0);
+
+static int fault_set_cpus(struct kunit *test, struct irq_spread_dev *sd)
+{
+	return irq_spread_dev_set_cpus(sd, to_cpumask(&fault_node1));
+}
+
+static void fault_set_cpus_back(struct kunit *test, struct irq_spread_dev *sd)
+{
+	KUNIT_ASSERT_EQ(test, irq_spread_dev_set_cpus(sd, to_cpumask(&fault_all)), 0);
+}
+
+static void fault_admin(struct kunit *test, struct irq_spread_dev *sd)
+{
+	admin_set(test, 1, BIT(7));
+}
+
+static int fault_to_policy(struct kunit *test, struct irq_spread_dev *sd)
+{
+	return irq_spread_dev_vector_to_policy(sd, 1);
+}
+
+static int fault_offline(struct kunit *test, struct irq_spread_dev *sd)
+{
+	struct dev_test *t = test->priv;
+
+	irq_spread_devs_cpu_offline(&t->m->topo, FAULT_CPU);
+	return 0;
+}
+
+static void fault_offline_after(struct kunit *test, struct irq_spread_dev *sd)
+{
+	struct dev_test *t = test->priv;
+
+	core_cpu_offline(test, FAULT_CPU);
+	__clear_bit(FAULT_CPU, t->m->online);
+}
+
+static void fault_offline_back(struct kunit *test, struct irq_spread_dev *sd)
+{
+	struct dev_test *t = test->priv;
+
+	__set_bit(FAULT_CPU, t->m->online);
+	play_cpu_online(test, FAULT_CPU);
+}
+
+static void fault_offline_all(struct kunit *test, struct irq_spread_dev *sd)
+{
+	fault_offline(test, sd);
+	fault_offline_after(test, sd);
+	fake_notify(test);
+}
+
+static void fault_online_before(struct kunit *test, struct irq_spread_dev *sd)
+{
+	struct dev_test *t = test->priv;
+
+	__set_bit(FAULT_CPU, t->m->online);
+	core_cpu_online(test, FAULT_CPU);
+}
+
+static int fault_online(struct kunit *test, struct irq_spread_dev *sd)
+{
+	struct dev_test *t = test->priv;
+
+	irq_spread_devs_cpu_online(&t->m->topo, FAULT_CPU);
+	return 0;
+}
+
+static const struct fault_op fault_ops[] = {
+	{ "attach", fault_detach, NULL, fault_attach, NULL, fault_detach },
+	{ "set_vectors", NULL, NULL, fault_set_vectors, NULL,
+	  fault_set_vectors_back },
+	{ "set_policy", NULL, NULL, fault_set_policy, NULL,
+	  fault_set_policy_back },
+	{ "set_cpus", NULL, NULL, fault_set_cpus, NULL, fault_set_cpus_back },
+	{ "vector_to_policy", fault_admin, NULL, fault_to_policy, NULL,
+	  fault_admin },
+	{ "CPU offline", NULL, NULL, fault_offline, fault_offline_after,
+	  fault_offline_back, true },
+	{ "CPU online", fault_offline_all, fault_online_before, fault_online,
+	  NULL, fault_offline_all, true },
+};
+
+static void fault_op_desc(const struct fault_op *op, char *desc)
+{
+	strscpy(desc, op->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(fault_op, fault_ops, fault_op_desc);
+
+/*
+ * Run @op with its @n-th allocation failing (none for 0), then what
+ * follows it, its notifications delivered.  Return what the call returned;
+ * *@fired: whether the failure happened.
+ */
+static int fault_run(struct kunit *test, const struct fault_op *op,
+		     struct irq_spread_dev *sd, unsigned int n, bool *fired)
+{
+	int ret;
+
+	if (op->before)
+		op->before(test, sd);
+	irq_spread_test_fail_nth(n);
+	ret = op->run(test, sd);
+	*fired = irq_spread_test_fail_nth_fired();
+	if (op->after)
+		op->after(test, sd);
+	fake_notify(test);
+	return ret;
+}
+
+/* Each allocation of a call fails in turn: -ENOMEM and nothing changed. */
+static void irq_spread_test_fault_op(struct kunit *test)
+{
+	const struct fault_op *op = test->param_value;
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, FAULT_NVEC);
+	const char *start, *done, *now, *problem;
+	unsigned int n, absorbed = 0, degraded = 0;
+	bool fired;
+	int ret;
+
+	if (op->prepare)
+		op->prepare(test, sd);
+	fake_notify(test);
+	start = fault_state(test, sd);
+	KUNIT_ASSERT_EQ(test, fault_run(test, op, sd, 0, &fired), 0);
+	done = fault_state(test, sd);
+	KUNIT_ASSERT_STRNEQ(test, done, start);
+	op->undo(test, sd);
+	fake_notify(test);
+	KUNIT_ASSERT_STREQ(test, fault_state(test, sd), start);
+
+	for (n = 1;; n++) {
+		ret = fault_run(test, op, sd, n, &fired);
+		if (!fired)
+			break;
+		now = fault_state(test, sd);
+		if (ret) {
+			KUNIT_EXPECT_EQ_MSG(test, ret, -ENOMEM, "allocation %u", n);
+			KUNIT_ASSERT_STREQ_MSG(test, now, start,
+					       "allocation %u failed: changed", n);
+			continue;
+		}
+		if (op->logged && strcmp(now, done)) {
+			problem = fault_inconsistent(test, sd);
+			KUNIT_ASSERT_FALSE_MSG(test, problem, "allocation %u failed: %s",
+					       n, problem);
+			degraded++;
+		} else {
+			KUNIT_ASSERT_STREQ_MSG(test, now, done,
+					       "allocation %u failed, the call returned 0", n);
+			absorbed++;
+		}
+		op->undo(test, sd);
+		fake_notify(test);
+		KUNIT_ASSERT_STREQ(test, fault_state(test, sd), start);
+	}
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_STREQ(test, fault_state(test, sd), done);
+	kunit_info(test, "%s: %u allocations failed in turn: %u -ENOMEM, %u absorbed, %u logged with a placement that holds",
+		   op->desc, n - 1, n - 1 - absorbed - degraded, absorbed,
+		   degraded);
+}
+
+/* Registering, each allocation failing in turn: an error, nothing held. */
+static void irq_spread_test_fault_register(struct kunit *test)
+{
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev_info info = spread_info(t, 0, IRQ_SPREAD_NUMA,
+						      FAULT_NVEC);
+	struct irq_spread_dev *sd;
+	unsigned int n;
+	bool fired;
+
+	for (n = 1;; n++) {
+		irq_spread_test_fail_nth(n);
+		sd = irq_spread_dev_topo_register(&t->m->topo, &info);
+		fired = irq_spread_test_fail_nth_fired();
+		if (!fired)
+			break;
+		if (!IS_ERR(sd)) {
+			irq_spread_dev_unregister(sd);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(sd), -ENOMEM, "allocation %u", n);
+		KUNIT_ASSERT_EQ_MSG(test, irq_spread_test_load_sum(&t->m->topo), 0,
+				    "allocation %u failed: load held", n);
+		mutex_lock(&t->m->topo.devs_lock);
+		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&t->m->topo.devs),
+				      "allocation %u failed: device listed", n);
+		mutex_unlock(&t->m->topo.devs_lock);
+	}
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
+	mutex_lock(&t->m->topo.devs_lock);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&t->m->topo.devs));
+	mutex_unlock(&t->m->topo.devs_lock);
+	irq_spread_dev_unregister(sd);
+	kunit_info(test, "register: %u allocations failed in turn", n - 1);
+}
+
+static struct kunit_case irq_spread_fault_test_cases[] = {
+	KUNIT_CASE(irq_spread_test_fault_register),
+	KUNIT_CASE_PARAM(irq_spread_test_fault_op, fault_op_gen_params),
+	{}
+};
+
+static struct kunit_suite irq_spread_fault_test_suite = {
+	.name = "irq_spread_fault",
+	.init = fault_test_init,
+	.test_cases = irq_spread_fault_test_cases,
+};
+
+kunit_test_suites(&irq_spread_param_test_suite, &irq_spread_dev_test_suite,
+		  &irq_spread_fault_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for irq_spread devices");
 MODULE_LICENSE("GPL");

@@ -14,6 +14,7 @@
 #include <linux/irq_spread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sprintf.h>
 
@@ -366,3 +367,63 @@ const char *irq_spread_test_vector_masks(struct kunit *test,
 	return buf;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_vector_masks);
+
+/**
+ * irq_spread_test_fail_nth - arm the kernel's fault injection for this task
+ * @n: fail the @n-th allocation from now (as a write of @n to
+ *	/proc/thread-self/fail-nth); 0 for none
+ *
+ * Context: the test's own task.
+ */
+void irq_spread_test_fail_nth(unsigned int n)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	current->fail_nth = n;
+#endif
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_fail_nth);
+
+/**
+ * irq_spread_test_fail_nth_fired - whether the armed failure happened
+ *
+ * Disarms what is left of it.
+ *
+ * Return: true if the allocation irq_spread_test_fail_nth() armed failed.
+ */
+bool irq_spread_test_fail_nth_fired(void)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	unsigned int left = current->fail_nth;
+
+	current->fail_nth = 0;
+	return !left;
+#else
+	return false;
+#endif
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_fail_nth_fired);
+
+/**
+ * irq_spread_test_fault_ready - skip unless allocations can be made to fail
+ * @test: the test
+ *
+ * fail-nth fails only what failslab lets fail: with its ignore-gfp-wait
+ * at its default, Y (and at boot, before user space can set it), no
+ * GFP_KERNEL allocation.  Skips the test then, and on a kernel without
+ * fault injection.
+ */
+void irq_spread_test_fault_ready(struct kunit *test)
+{
+	bool fired;
+	long *p;
+
+	if (!IS_ENABLED(CONFIG_FAULT_INJECTION))
+		kunit_skip(test, "kernel without CONFIG_FAULT_INJECTION");
+	irq_spread_test_fail_nth(1);
+	p = kmalloc_obj(*p);
+	fired = irq_spread_test_fail_nth_fired();
+	kfree(p);
+	if (!fired)
+		kunit_skip(test, "GFP_KERNEL allocations cannot fail (failslab/ignore-gfp-wait)");
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_fault_ready);

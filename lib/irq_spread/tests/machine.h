@@ -104,5 +104,8 @@ void irq_spread_test_unregister(struct kunit *test, struct irq_spread_dev *sd);
 const char *irq_spread_test_vector_masks(struct kunit *test,
 					 struct irq_spread_dev *sd,
 					 unsigned int nvec);
+void irq_spread_test_fail_nth(unsigned int n);
+bool irq_spread_test_fail_nth_fired(void);
+void irq_spread_test_fault_ready(struct kunit *test);
 
 #endif /* _IRQ_SPREAD_KUNIT_MACHINE_H */

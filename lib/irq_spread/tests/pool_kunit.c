@@ -24,10 +24,13 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/err.h>
 #include <linux/irq_spread.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
+#include <linux/list.h>
 #include <linux/math.h>
+#include <linux/mutex.h>
 #include <linux/numa.h>
 #include <linux/panic.h>
 #include <linux/sched.h>
@@ -2058,7 +2061,131 @@ static struct kunit_suite irq_spread_pool_test_suite = {
 	.test_cases = irq_spread_pool_test_cases,
 };
 
-kunit_test_suite(irq_spread_pool_test_suite);
+/*
+ * Allocation failures, each in turn, as the irq_spread_fault suite of
+ * device_kunit.c fails them: a pool's creation and gets, the 1st, 2nd, ...
+ * allocation failing until the call runs through.  A call that fails
+ * returns -ENOMEM, and the pool, its device's requested vectors and the
+ * machine's load are as before.
+ */
+static int pool_fault_init(struct kunit *test)
+{
+	irq_spread_test_fault_ready(test);
+	return pool_test_init(test);
+}
+
+/* One vector, two users: a first get requests it, a second shares it. */
+static const struct pool_params pool_fault_params = {
+	.node = 0, .policy = IRQ_SPREAD_NUMA, .nvec = 1, .max_users = 2,
+};
+
+static void irq_spread_pool_test_fault_create(struct kunit *test)
+{
+	struct test_topo *t = irq_spread_test_topo_new(test, &quad);
+	struct pool_dev *dev = pool_dev_new(test);
+	struct irq_spread_pool_info info = {
+		.node = 0, .policy = IRQ_SPREAD_NUMA, .nr_vectors = 4,
+		.max_users = 2, .name = test->name, .ops = &pool_dev_ops,
+		.priv = dev,
+	};
+	struct irq_spread_pool *pool;
+	unsigned int n;
+
+	dev->t = t;
+	for (n = 1;; n++) {
+		irq_spread_test_fail_nth(n);
+		pool = irq_spread_pool_topo_create(&t->topo, &info);
+		if (!irq_spread_test_fail_nth_fired())
+			break;
+		if (!IS_ERR(pool)) {
+			irq_spread_pool_destroy(pool);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(pool), -ENOMEM, "allocation %u", n);
+		KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 0);
+		mutex_lock(&t->topo.pools_lock);
+		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&t->topo.pools),
+				      "allocation %u failed: pool listed", n);
+		mutex_unlock(&t->topo.pools_lock);
+	}
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pool);
+	irq_spread_pool_destroy(pool);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->requests), 0);
+	kunit_info(test, "create: %u allocations failed in turn", n - 1);
+}
+
+/*
+ * The pool as its debugfs file shows it, the vectors its device holds
+ * (one requested and released again is not held), the load.
+ */
+static const char *pool_fault_state(struct kunit *test, struct test_topo *t,
+				    struct pool_dev *dev,
+				    struct irq_spread_pool *pool)
+{
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	scnprintf(buf, PAGE_SIZE, "%s requested %*pbl, %d held, load %u",
+		  pool_show(test, pool), pool_fault_params.nvec, dev->requested,
+		  atomic_read(&dev->requests) - atomic_read(&dev->releases),
+		  irq_spread_test_load_sum(&t->topo));
+	return buf;
+}
+
+/*
+ * Gets, each allocation failing in turn: the first of a vector (which
+ * requests it), and one that shares a requested vector.
+ */
+static void irq_spread_pool_test_fault_get(struct kunit *test)
+{
+	struct test_topo *t = irq_spread_test_topo_new(test, &quad);
+	struct pool_dev *dev = pool_dev_new(test);
+	struct irq_spread_pool *pool = pool_new(test, t, dev, 0,
+						&pool_fault_params);
+	unsigned int n, get, failed[2] = {};
+	const char *before;
+	int vec;
+
+	for (get = 0; get < 2; get++) {
+		before = pool_fault_state(test, t, dev, pool);
+		for (n = 1;; n++) {
+			irq_spread_test_fail_nth(n);
+			vec = irq_spread_pool_topo_get(pool, NULL);
+			if (!irq_spread_test_fail_nth_fired())
+				break;
+			if (vec >= 0) {
+				KUNIT_ASSERT_EQ(test, irq_spread_pool_put(pool, vec), 0);
+			} else {
+				KUNIT_EXPECT_EQ_MSG(test, vec, -ENOMEM,
+						    "get %u, allocation %u", get, n);
+				failed[get]++;
+			}
+			KUNIT_ASSERT_STREQ_MSG(test, pool_fault_state(test, t, dev, pool),
+					       before, "get %u, allocation %u", get, n);
+		}
+		KUNIT_ASSERT_GE(test, vec, 0);
+		KUNIT_EXPECT_EQ(test, vec, 0);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->requests) -
+			atomic_read(&dev->releases), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->errors), 0);
+	kunit_info(test, "get: %u allocations failed in turn for a vector's first user, %u for its second",
+		   failed[0], failed[1]);
+}
+
+static struct kunit_case irq_spread_pool_fault_test_cases[] = {
+	KUNIT_CASE(irq_spread_pool_test_fault_create),
+	KUNIT_CASE(irq_spread_pool_test_fault_get),
+	{}
+};
+
+static struct kunit_suite irq_spread_pool_fault_test_suite = {
+	.name = "irq_spread_pool_fault",
+	.init = pool_fault_init,
+	.test_cases = irq_spread_pool_fault_test_cases,
+};
+
+kunit_test_suites(&irq_spread_pool_test_suite, &irq_spread_pool_fault_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for irq_spread pools");
 MODULE_LICENSE("GPL");

@@ -1,0 +1,444 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Allocation failures, each in turn, with the kernel's fault injection:
+# each operation runs with its 1st, 2nd, ... allocation failing
+# (/proc/thread-self/fail-nth, armed just before the operation's system
+# call) until it runs through without one failing.  After each failure
+# the operation returned an errno (ENOMEM, or ENOBUFS for a netlink
+# request or reply that could not be allocated) and nothing changed: the
+# device's policy and CPUs, its rows in irq_spread's debugfs, each queue
+# IRQ's affinity, effective affinity, hint and placement (Nsim.state());
+# or, where the error can come after the change (a netlink reply), the
+# operation did all of it.  An operation that returns success did all of
+# it, or fell back as documented (a netdev whose registration with the
+# library failed keeps netif_set_affinity_auto()'s spread).  Each operation is undone after it succeeded, and must leave the
+# state it started from.  At the end, a device made afresh is placed as
+# one made before the failures: nothing leaked into the per-CPU load.
+#
+# The operations: netdev netlink dev-set of a policy and of CPUs, the
+# administrator's write to /proc/irq/N/smp_affinity_list, napi-set of the
+# IRQ back to the policy, ethtool -L (SIOCETHTOOL), the link down and up
+# (SIOCSIFFLAGS), and a netdevsim device created (new_device; a probe that
+# fails leaves netdevsim's device without a port, which is deleted).
+#
+# fail-nth fails only what failslab and fail_page_alloc let fail: their
+# ignore-gfp-wait are set to N for the test (and back to Y), their
+# verbose to 0 (a failure dumps no stack).  One line per operation says
+# how many allocations were failed.
+
+. "$(dirname "$0")/lib.sh"
+irq_spread_python <<'PY'
+from irq_spread_lib import *
+
+FAULT = "/sys/kernel/debug"
+ATTRS = ("failslab", "fail_page_alloc")
+DEV_ID, PROBE_ID, NEW_ID = 7801, 7802, 7803
+QUEUES = 4
+ERRNOS = (errno.ENOMEM, errno.ENOBUFS)
+
+
+class FailNth:
+    """The calling thread's fail-nth file, opened once: arming it and
+    reading it back allocate nothing."""
+
+    def __init__(self):
+        self.fd = os.open("/proc/thread-self/fail-nth", os.O_RDWR)
+
+    def arm(self, n):
+        os.write(self.fd, b"%d" % n)
+
+    def fired(self):
+        """Whether the armed allocation failed; disarms the rest."""
+        left = int(os.pread(self.fd, 16, 0))
+        os.write(self.fd, b"0")
+        return left == 0
+
+
+def fault_setup():
+    saved = {}
+    for a in ATTRS:
+        for f, v in (("ignore-gfp-wait", "N"), ("verbose", "0")):
+            p = "%s/%s/%s" % (FAULT, a, f)
+            if not os.path.exists(p):
+                raise Skip("no %s (a kernel without FAILSLAB, "
+                           "FAIL_PAGE_ALLOC or their debugfs)" % p)
+            saved[p] = read(p)
+            write_ok(p, v)
+    return saved
+
+
+def errno_of(fn):
+    try:
+        fn()
+        return 0
+    except OSError as e:
+        return e.errno
+
+
+class Op:
+    """An operation: run() under fault injection, its errno (0 on
+    success), ready() just before (a file to write opened, say: that is
+    not the operation's); undo() after it succeeded; state() what it may
+    change."""
+
+    desc = ""
+    after_error = False  # the errno may come after the change
+
+    def prepare(self):
+        pass
+
+    def ready(self):
+        pass
+
+    def finish(self):
+        pass
+
+    def fallback(self, state):
+        """Whether @state, after a success, is the documented fallback
+        of a failure the operation does not return."""
+        return False
+
+    def settle(self):
+        """Wait for what the operation left to a work item; True if it
+        failed after all (and was cleaned up)."""
+        return False
+
+
+class DevSet(Op):
+    after_error = True
+
+    def __init__(self, dev, what, vals, back):
+        self.dev, self.desc = dev, "dev-set " + what
+        self.vals, self.back = vals, back
+
+    def state(self):
+        return self.dev.state()
+
+    def run(self):
+        return nl_err(lambda: self.dev.set(raw=self.vals))
+
+    def undo(self):
+        r = self.dev.set(raw=self.back)
+        if r.err:
+            raise OSError(r.err, "%s: undo: %r" % (self.desc, r))
+
+
+def nl_err(fn):
+    """A netlink request's errno: its error reply's, or the socket's."""
+    try:
+        return fn().err
+    except OSError as e:
+        return e.errno
+
+
+class AdminWrite(Op):
+    def __init__(self, dev, q, cpu):
+        self.dev, self.q, self.cpu = dev, q, cpu
+        self.desc = "write of queue %d's IRQ smp_affinity_list" % q
+        self.path = "/proc/irq/%d/smp_affinity_list" % dev.irqs[q]
+
+    def state(self):
+        return self.dev.state()
+
+    def ready(self):
+        self.fd = os.open(self.path, os.O_WRONLY)
+
+    def run(self):
+        try:
+            return errno_of(lambda: os.write(self.fd, b"%d" % self.cpu))
+        finally:
+            os.close(self.fd)
+
+    def settle(self):
+        # The notifier marks it the administrator's from a work item.
+        if self.dev.affinity(self.q) == frozenset([self.cpu]):
+            self.dev.wait_state(self.q, "admin")
+        return False
+
+    def undo(self):
+        err = self.dev.to_policy(self.q)
+        if err:
+            raise OSError(err, "%s: undo" % self.desc)
+
+
+class ToPolicy(Op):
+    after_error = True
+
+    def __init__(self, dev, q, cpu):
+        self.dev, self.q = dev, q
+        self.write = AdminWrite(dev, q, cpu)
+        self.desc = "napi-set of queue %d's IRQ back to the policy" % q
+        self.napi = None
+
+    def prepare(self):
+        self.write.ready()
+        self.write.run()
+        self.write.settle()
+        self.napi = self.dev.napis()[self.q]["id"]
+
+    def state(self):
+        return self.dev.state()
+
+    def run(self):
+        return nl_err(lambda: nl_do("napi-set", {
+            "id": self.napi, "irq-affinity-source": "policy"}))
+
+    def undo(self):
+        self.write.ready()
+        self.write.run()
+        self.write.settle()
+
+
+class Channels(Op):
+    def __init__(self, dev, n):
+        self.dev, self.n = dev, n
+        self.desc = "ethtool -L combined %d" % n
+
+    def state(self):
+        return self.dev.state()
+
+    def ready(self):
+        self.sock = inet_socket()
+
+    def run(self):
+        try:
+            return errno_of(lambda: ethtool_channels(self.dev.ifname, self.n,
+                                                     self.sock))
+        finally:
+            self.sock.close()
+
+    def undo(self):
+        ethtool_channels(self.dev.ifname, self.dev.queues)
+
+
+class Link(Op):
+    def __init__(self, dev, up):
+        self.dev, self.up = dev, up
+        self.desc = "link " + ("up" if up else "down")
+
+    def prepare(self):
+        set_link(self.dev.ifname, not self.up)
+
+    def state(self):
+        return self.dev.state()
+
+    def ready(self):
+        self.sock = inet_socket()
+
+    def run(self):
+        try:
+            return errno_of(lambda: set_link(self.dev.ifname, self.up,
+                                             self.sock))
+        finally:
+            self.sock.close()
+
+    def undo(self):
+        set_link(self.dev.ifname, not self.up)
+
+
+def library_text():
+    """[start, end) of the irq_spread library's code: from its first
+    function to the symbol after its last (/proc/kallsyms, in address
+    order; the library's objects are linked one after the other), its
+    __init functions left out (.init.text, elsewhere) and KUnit's."""
+    syms, init = [], {}
+    with open("/proc/kallsyms") as f:
+        for line in f:
+            a, kind, name = line.split()[:3]
+            if name in ("_sinittext", "_einittext"):
+                init[name] = int(a, 16)
+            elif kind in "tT":
+                syms.append((int(a, 16), name))
+    if len(init) != 2:
+        raise Skip("no _sinittext and _einittext in /proc/kallsyms")
+    syms = sorted(x for x in syms
+                  if not init["_sinittext"] <= x[0] < init["_einittext"])
+    # Not net core's KUnit cases, irq_spread_test_napi_*, elsewhere.
+    ours = [i for i, (_, name) in enumerate(syms)
+            if name.startswith("irq_spread_") and
+            not name.startswith("irq_spread_test_")]
+    if not ours or not syms[ours[0]][0]:
+        raise Skip("no irq_spread_* functions in /proc/kallsyms (or no "
+                   "addresses: not root?)")
+    return syms[ours[0]][0], syms[ours[-1] + 1][0]
+
+
+class NewDevice(Op):
+    """Creating a netdevsim device makes about 1200 allocations, nearly
+    all of them netdevsim's, devlink's and net core's: only those with the
+    irq_spread library on the stack fail (the stack trace filter of
+    failslab and fail_page_alloc, require-start and require-end)."""
+
+    def __init__(self, node):
+        self.node = node
+        self.desc = "netdevsim new_device (the library's allocations)"
+        self.dir = "%s/devices/netdevsim%d" % (NSIM_BUS, NEW_ID)
+        self.saved = {}
+
+    def prepare(self):
+        start, end = library_text()
+        for a in ATTRS:
+            for f, v in (("require-start", start), ("require-end", end)):
+                p = "%s/%s/%s" % (FAULT, a, f)
+                self.saved[p] = read(p)
+                write_ok(p, "%d" % v)
+
+    def finish(self):
+        for p, v in self.saved.items():
+            write_ok(p, v)
+
+    def fallback(self, state):
+        # net core's registration with the library failed: the port
+        # exists, with netif_set_affinity_auto()'s spread and a warning,
+        # and the library has no row of it (netdev_irq_spread_register()).
+        devs, rows = state
+        return ("netdevsim%d" % NEW_ID in devs and
+                not any(r.device.startswith(sysfs_path(self.dir) + "/")
+                        for r in rows))
+
+    def state(self):
+        return (tuple(sorted(os.listdir(NSIM_BUS + "/devices"))),
+                tuple(devices_table()))
+
+    def ready(self):
+        self.fd = os.open(NSIM_BUS + "/new_device", os.O_WRONLY)
+
+    def run(self):
+        try:
+            return errno_of(lambda: os.write(
+                self.fd, b"%d 1 %d %d" % (NEW_ID, QUEUES, self.node)))
+        finally:
+            os.close(self.fd)
+
+    def settle(self):
+        # A probe that failed: the write succeeded (the bus device was
+        # added), the device has no port.  Deleted, and then all must be
+        # as before: a failure, as if the write had returned it.
+        if os.path.exists(self.dir) and not glob.glob(self.dir + "/net/*"):
+            write_ok(NSIM_BUS + "/del_device", "%d" % NEW_ID)
+            return True
+        return False
+
+    def undo(self):
+        write_ok(NSIM_BUS + "/del_device", "%d" % NEW_ID)
+
+
+def differs(a, b):
+    """Where state @a differs from @b, shortly."""
+    if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
+        return "; ".join("[%d] %.200r, want %.200r" % (i, x, y)
+                         for i, (x, y) in enumerate(zip(a, b)) if x != y)
+    return "%.300r, want %.300r" % (a, b)
+
+
+def sweep(t, fn, op):
+    """Fail each allocation of @op in turn; one check line."""
+    op.prepare()
+    start = op.state()
+    op.ready()
+    err = op.run()
+    op.settle()
+    done = op.state()
+    if err or done == start:
+        t.result(False, "%s: runs and changes something" % op.desc,
+                 "errno %d" % err)
+        return
+    op.undo()
+    if op.state() != start:
+        t.result(False, "%s: undone, as it was" % op.desc,
+                 differs(op.state(), start))
+        return
+    bad, failed, absorbed, late, fell = [], 0, 0, 0, 0
+    n = 0
+    while not bad:
+        n += 1
+        op.ready()
+        fn.arm(n)
+        err = op.run()
+        if not fn.fired():
+            op.settle()
+            if err or op.state() != done:
+                bad.append("allocation %d not failed: errno %d, state %s"
+                           % (n, err, "done" if op.state() == done
+                              else "other"))
+            else:
+                op.undo()
+            break
+        if op.settle() and not err:
+            err = errno.ENOMEM
+        now = op.state()
+        if err:
+            failed += 1
+            if err not in ERRNOS:
+                bad.append("allocation %d: errno %d (%s)"
+                           % (n, err, os.strerror(err)))
+            elif now == done and op.after_error:
+                late += 1
+            elif now != start:
+                bad.append("allocation %d: %s, and the state changed: %s"
+                           % (n, os.strerror(err), differs(now, start)))
+                break
+            if now == start:
+                continue
+        elif now == done:
+            absorbed += 1
+        elif op.fallback(now):
+            fell += 1
+        else:
+            bad.append("allocation %d failed, success returned, the "
+                       "operation not done: %s" % (n, differs(now, done)))
+            break
+        op.undo()
+        if op.state() != start:
+            bad.append("allocation %d: undone, not as it was: %s"
+                       % (n, differs(op.state(), start)))
+    t.result(not bad, "%s: %d allocations failed in turn: %d returned an "
+             "errno with nothing changed, %d an errno after the change, "
+             "%d were absorbed%s" % (
+                 op.desc, failed + absorbed + fell, failed - late, late,
+                 absorbed, ", %d fell back as documented" % fell
+                 if fell else ""), "\n".join(bad))
+
+
+def test(t):
+    topo, _ = machine(t)
+    node = topo.nodes[0]
+    cpus = sorted(topo.eligible())
+    probe = Nsim(PROBE_ID, QUEUES, node)
+    baseline = probe.affinities()
+    probe.remove()
+    dev = Nsim(DEV_ID, QUEUES, node)
+    saved = fault_setup()
+    fn = FailNth()
+    last = cpus[-1]
+    ops = [
+        DevSet(dev, "irq-policy core", {"irq-policy": "core"},
+               {"irq-policy": "numa"}),
+        DevSet(dev, "irq-cpus %d" % last,
+               {"irq-cpus": cpus_to_words([last])},
+               {"irq-cpus": cpus_to_words(cpus)}),
+        AdminWrite(dev, 1, last),
+        ToPolicy(dev, 1, last),
+        Channels(dev, 2),
+        Link(dev, False),
+        Link(dev, True),
+        NewDevice(node),
+    ]
+    try:
+        for op in ops:
+            try:
+                sweep(t, fn, op)
+            finally:
+                op.finish()
+    finally:
+        for p, v in saved.items():
+            write(p, v)
+    dev.remove()
+    probe = Nsim(PROBE_ID, QUEUES, node)
+    t.eq(probe.affinities(), baseline, "a device made after the failures "
+         "is placed as one made before: no load leaked")
+
+
+run("irq_spread allocation failures", test)
+PY

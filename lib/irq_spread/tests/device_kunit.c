@@ -1044,6 +1044,12 @@ static int lookup_thread(void *data)
  * the lookups end, with the same answers.  A lookup that took one of them
  * would wait until they are let go, after the generous bound below.
  */
+/* Mask @v of @masks, cpumask_size() bytes each, not a struct cpumask. */
+static struct cpumask *lookup_mask(struct cpumask *masks, unsigned int v)
+{
+	return (void *)masks + v * cpumask_size();
+}
+
 static void irq_spread_test_dev_lookup_atomic(struct kunit *test)
 {
 	static const unsigned int want[] = { 0, 2, 1, 3 };
@@ -1066,7 +1072,7 @@ static void irq_spread_test_dev_lookup_atomic(struct kunit *test)
 	local_irq_save(flags);
 	for (v = 0; v < 4; v++) {
 		cpu[v] = irq_spread_dev_vector_cpu(sd, v);
-		ret[v] = irq_spread_dev_vector_mask(sd, v, &masks[v]);
+		ret[v] = irq_spread_dev_vector_mask(sd, v, lookup_mask(masks, v));
 	}
 	local_irq_restore(flags);
 	if (IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP) && !tainted)
@@ -1075,7 +1081,7 @@ static void irq_spread_test_dev_lookup_atomic(struct kunit *test)
 	for (v = 0; v < 4; v++) {
 		KUNIT_EXPECT_EQ(test, cpu[v], want[v]);
 		KUNIT_EXPECT_EQ(test, ret[v], 0);
-		KUNIT_EXPECT_TRUE(test, cpumask_equal(&masks[v],
+		KUNIT_EXPECT_TRUE(test, cpumask_equal(lookup_mask(masks, v),
 						      cpumask_of(want[v])));
 	}
 

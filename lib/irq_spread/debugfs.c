@@ -100,10 +100,14 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_show);
  *
  * A header, then one line per attached vector of every device of the
  * system: its Linux interrupt, the device's sysfs path, the device vector
- * number, and who holds the interrupt's one affinity notifier:
- * "irq_spread" for the library, "other" for a caller that holds it (net
- * core, &irq_spread_dev_ops.apply).
- * Changes nothing.
+ * number, who holds the interrupt's one affinity notifier ("irq_spread"
+ * for the library, "other" for a caller that holds it: net core,
+ * &irq_spread_dev_ops.apply), how many of the interrupt core's
+ * notifications the library handled for the vector since it was attached
+ * (through its notifier or irq_spread_dev_notify()), and whether the
+ * notification of a change the library made is yet to be handled (1) or
+ * not (0).  A test that made the interrupt core notify waits for these,
+ * not for a time.  Changes nothing.
  *
  * Return: 0.
  */
@@ -114,7 +118,7 @@ static int irq_spread_notifiers_show(struct seq_file *m, void *v)
 	unsigned int i;
 	char *path;
 
-	seq_puts(m, "irq device vector notifier\n");
+	seq_puts(m, "irq device vector notifier notified due\n");
 	mutex_lock(&irq_spread_system.devs_lock);
 	list_for_each_entry(sd, &irq_spread_system.devs, list) {
 		mutex_lock(&sd->lock);
@@ -122,9 +126,10 @@ static int irq_spread_notifiers_show(struct seq_file *m, void *v)
 		for (i = 0; i < irq_spread_dev_nvec(sd); i++) {
 			vec = sd->vec[i];
 			if (vec->irq)
-				seq_printf(m, "%u %s %u %s\n", vec->irq,
+				seq_printf(m, "%u %s %u %s %lu %u\n", vec->irq,
 					   path ?: "?", i,
-					   irq_spread_vec_notifier(sd, vec));
+					   irq_spread_vec_notifier(sd, vec),
+					   vec->notified, vec->notify_due);
 		}
 		kfree(path);
 		mutex_unlock(&sd->lock);

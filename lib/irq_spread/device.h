@@ -35,6 +35,12 @@ struct irq_spread_pool;
  * @placer: what the interrupt core asks where the interrupt goes when its
  *	CPU goes offline, while @has_placer
  * @irq: its Linux interrupt, 0 while no interrupt is attached
+ * @notified: how many of the interrupt core's affinity notifications the
+ *	library handled for the vector since it was attached
+ * @notify_due: the library set the interrupt's affinity since the last
+ *	notification it handled, whose own notification is yet to come;
+ *	with @notified, under @sd->lock and what debugfs ``notifiers``
+ *	shows a test, which waits for them rather than for a time
  * @admin: the administrator set the interrupt's affinity (@admin_mask):
  *	no re-spread applies anything to it until a policy is written
  * @has_cpus: the vector has CPUs (@cpus): it is in use
@@ -71,6 +77,8 @@ struct irq_spread_vec {
 	struct irq_affinity_notify notify;
 	struct irq_affinity_placer placer;
 	unsigned int irq;
+	unsigned long notified;
+	bool notify_due;
 	bool admin;
 	bool has_cpus;
 	bool has_placer;

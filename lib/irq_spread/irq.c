@@ -230,12 +230,19 @@ static int irq_spread_vec_cpu_offline(struct irq_affinity_placer *placer,
 int irq_spread_vec_set(struct irq_spread_dev *sd, struct irq_spread_vec *vec,
 		       const unsigned long *mask, bool placed)
 {
+	int ret;
+
 	if (irq_spread_dev_caller_applies(sd))
-		return sd->ops->apply(sd->priv, vec->index, vec->irq,
-				      to_cpumask(mask), placed);
-	if (placed)
-		return irq_spread_irq_apply(vec->irq, to_cpumask(mask));
-	return irq_spread_irq_affinity(vec->irq, to_cpumask(mask));
+		ret = sd->ops->apply(sd->priv, vec->index, vec->irq,
+				     to_cpumask(mask), placed);
+	else if (placed)
+		ret = irq_spread_irq_apply(vec->irq, to_cpumask(mask));
+	else
+		ret = irq_spread_irq_affinity(vec->irq, to_cpumask(mask));
+	/* The interrupt core notifies a change it made, not one it refused. */
+	if (!ret)
+		vec->notify_due = true;
+	return ret;
 }
 
 /* Set or remove vector @vec's hint, unless its caller sets the interrupt. */
@@ -366,8 +373,11 @@ void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 	struct irq_spread_dev *sd = vec->sd;
 
 	mutex_lock(&sd->lock);
-	if (!sd->dead && vec->irq)
+	if (!sd->dead && vec->irq) {
 		irq_spread_vec_check_admin(sd, vec);
+		vec->notified++;
+		vec->notify_due = false;
+	}
 	mutex_unlock(&sd->lock);
 }
 
@@ -392,8 +402,11 @@ void irq_spread_dev_notify(struct irq_spread_dev *sd, unsigned int vector,
 		return;
 	mutex_lock(&sd->lock);
 	if (!sd->dead && vector < irq_spread_dev_nvec(sd) &&
-	    sd->vec[vector]->irq)
+	    sd->vec[vector]->irq) {
 		irq_spread_vec_check_admin(sd, sd->vec[vector]);
+		sd->vec[vector]->notified++;
+		sd->vec[vector]->notify_due = false;
+	}
 	mutex_unlock(&sd->lock);
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_notify);
@@ -518,6 +531,8 @@ int irq_spread_dev_attach(struct irq_spread_dev *sd, unsigned int vector,
 	}
 	/* Until the notifier is in, nothing tells the administrator's. */
 	vec->irq = irq;
+	vec->notified = 0;
+	vec->notify_due = false;
 	irq_spread_vec_load(sd, vec, true);
 	vec->hinted = false;
 	mutex_unlock(&sd->lock);

@@ -7,8 +7,8 @@
  * A device is a kunit_device_register() device on an injected machine.
  * Its interrupts are fake, behind the library's static stubs: fake IRQ
  * FAKE_IRQ_BASE + i has an affinity, a hint and an affinity notifier the
- * test reads.  As the interrupt core does, every affinity set (refused
- * ones too) queues a notification that the test delivers with
+ * test reads.  As the interrupt core does, every affinity set it takes
+ * queues a notification that the test delivers with
  * fake_notify(), and the test plays the administrator by writing an
  * affinity and notifying, or the interrupt core's CPU hotplug migration by
  * writing one without.  UML has no interrupt that takes an affinity, so
@@ -1645,6 +1645,56 @@ static void irq_spread_test_dev_admin(struct kunit *test)
 }
 
 /*
+ * What debugfs notifiers shows a test that waits: a set of the library's
+ * is due until a notification is handled after it; the administrator's
+ * write and a refused set make nothing due; each handled notification
+ * counts once, and a vector counts from 0 again when attached again.
+ */
+static void irq_spread_test_dev_notified(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 2);
+	struct dev_test *t = test->priv;
+	struct irq_spread_vec *v0 = sd->vec[0], *v1 = sd->vec[1];
+	unsigned long n1;
+
+	/* Placed at attach, the notifications delivered: 0;1. */
+	KUNIT_EXPECT_FALSE(test, v0->notify_due);
+	KUNIT_EXPECT_FALSE(test, v1->notify_due);
+	KUNIT_EXPECT_EQ(test, v0->notified, 1);
+	KUNIT_EXPECT_EQ(test, v1->notified, 1);
+
+	/* numa-core, 0-1;2-3: vector 0 refused, nothing set, nothing due. */
+	t->fail_irq = FAKE_IRQ_BASE;
+	KUNIT_EXPECT_LT(test, dev_store(test, "policy", "numa-core\n"), 0);
+	t->fail_irq = 0;
+	KUNIT_EXPECT_FALSE(test, v0->notify_due);
+	fake_notify(test);
+	KUNIT_EXPECT_EQ(test, v0->notified, 1);
+
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_policy(sd, IRQ_SPREAD_NUMA_CORE),
+			0);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 2), "0-1;2-3");
+	KUNIT_EXPECT_TRUE(test, v0->notify_due);
+	KUNIT_EXPECT_TRUE(test, v1->notify_due);
+	fake_notify(test);
+	KUNIT_EXPECT_FALSE(test, v0->notify_due);
+	KUNIT_EXPECT_FALSE(test, v1->notify_due);
+	KUNIT_EXPECT_EQ(test, v0->notified, 2);
+
+	/* The administrator's write is counted, and makes nothing due. */
+	n1 = v1->notified;
+	admin_set(test, 1, BIT(3));
+	KUNIT_EXPECT_FALSE(test, v1->notify_due);
+	KUNIT_EXPECT_EQ(test, v1->notified, n1 + 1);
+	KUNIT_EXPECT_EQ(test, v0->notified, 2);
+
+	irq_spread_dev_detach(sd, 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sd, 0, FAKE_IRQ_BASE), 0);
+	KUNIT_EXPECT_EQ(test, v0->notified, 0);
+	KUNIT_EXPECT_TRUE(test, v0->notify_due);
+}
+
+/*
  * CPU hotplug takes the last online CPU of a vector's mask without the
  * library moving it first (a CPU the library's callbacks did not see
  * leave): the interrupt core falls back to every online CPU and notifies
@@ -2965,6 +3015,7 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_dev_to_policy),
 	KUNIT_CASE(irq_spread_test_dev_store_perm),
 	KUNIT_CASE(irq_spread_test_dev_admin),
+	KUNIT_CASE(irq_spread_test_dev_notified),
 	KUNIT_CASE(irq_spread_test_dev_hotplug_fallback),
 	KUNIT_CASE(irq_spread_test_dev_register_class_fails),
 	KUNIT_CASE(irq_spread_test_dev_caller_applies),

@@ -99,10 +99,13 @@ def test(t):
 
     # A write to a queue not in use is not the admin's.
     late = max(topo.eligible() - dev.affinity(3) - {cpu})
+    seen = notified(dev.irqs[3])
     dev.set_affinity(3, [late])
     t.eq(dev.affinity(3), frozenset([late]),
          "queue 3 not in use: the IRQ core took the write")
-    time.sleep(0.5)  # the notifier's work
+    t.result(wait_notified(dev.irqs[3], seen + 1),
+             "queue 3 not in use: the write's notification handled",
+             "notified %s, was %d" % (notified(dev.irqs[3]), seen))
     t.eq(dev.rows()[3].state, "inactive",
          "queue 3 not in use: written, still inactive")
 
@@ -112,7 +115,14 @@ def test(t):
     if gone == cpu or not pluggable(gone):
         raise Skip("CPU %d of queue 2 not hot-pluggable" % gone)
     mask = dev.affinity(2)
+    seen = notified(dev.irqs[2])
     hp.set(gone, False)
+    # The IRQ core notifies a move that breaks the mask, and no other.
+    if not mask & topo.online():
+        t.result(wait_notified(dev.irqs[2], seen + 1),
+                 "queue 2 not in use: the broken mask's notification "
+                 "handled", "notified %s, was %d"
+                 % (notified(dev.irqs[2]), seen))
     step("CPU %d offline" % gone, active=2)
     t.result(gone not in dev.effective(2),
              "queue 2 not in use: IRQ moved off CPU %d by the IRQ core" % gone,
@@ -122,7 +132,6 @@ def test(t):
     # breaks one without, to every online CPU.
     t.eq(dev.affinity(2), mask if mask & topo.online() else topo.online(),
          "queue 2 not in use: the mask the IRQ core keeps")
-    time.sleep(0.5)
     hp.set(gone, True)
     step("CPU %d online" % gone, active=2)
 

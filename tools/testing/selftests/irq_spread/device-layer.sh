@@ -84,7 +84,7 @@ def check(t, topo, tables, what, admin=()):
                        % (i, r, want[0], fmt_cpulist(want[1])))
     owners = {}
     for line in read(DEBUGFS + "/notifiers").split("\n")[1:]:
-        irq, path, vector, owner = line.split(" ")
+        irq, path, vector, owner, _, _ = line.split(" ")
         owners[int(irq)] = owner
     for irq in irqs():
         if owners.get(irq) != "irq_spread":

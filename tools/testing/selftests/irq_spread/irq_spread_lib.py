@@ -583,6 +583,38 @@ def wait_vector_state(path, vector, state):
     return wait_for(lambda: device_rows(path)[vector].state == state, 5)
 
 
+def notifier_counts(irq):
+    """(notified, due) of IRQ @irq in debugfs notifiers: how many of the
+    interrupt core's affinity notifications irq_spread handled for it
+    since it was attached, and whether the notification of a change
+    irq_spread made is yet to be handled; None for an IRQ no registered
+    device has."""
+    for line in read(DEBUGFS + "/notifiers").split("\n")[1:]:
+        fields = line.split(" ")
+        if int(fields[0]) == irq:
+            return int(fields[4]), fields[5] == "1"
+    return None
+
+
+def notified(irq):
+    """How many notifications irq_spread handled for IRQ @irq (0 if none
+    of its devices has it)."""
+    return (notifier_counts(irq) or (0, False))[0]
+
+
+def wait_notified(irq, count):
+    """Wait until irq_spread handled @count notifications for IRQ @irq:
+    the notifier's work has run.  False after 10 s."""
+    return wait_for(lambda: notified(irq) >= count, 10)
+
+
+def wait_not_due(irqs):
+    """Wait until irq_spread handled the notification of its last change
+    of each of @irqs.  False after 10 s."""
+    return wait_for(lambda: not any((notifier_counts(i) or (0, False))[1]
+                                    for i in irqs), 10)
+
+
 # ---------------------------------------------------------------------------
 # netdevsim devices and their IRQs
 

@@ -39,7 +39,7 @@ def notifier_rows(dev):
     """{irq: owner} of @dev's IRQs in debugfs notifiers."""
     rows = {}
     for line in read(NOTIFIERS).split("\n")[1:]:
-        irq, path, vector, owner = line.split(" ")
+        irq, path, vector, owner, _, _ = line.split(" ")
         if path == dev.path:
             rows[int(irq)] = owner
     return rows

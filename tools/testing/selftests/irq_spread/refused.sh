@@ -41,7 +41,8 @@ hp = Hotplug()
 
 
 def no_admin(t, dev, what):
-    time.sleep(0.5)  # a notification would come from a work item
+    t.result(wait_not_due(dev.irqs),
+             "%s: the notifications of irq_spread's changes handled" % what)
     t.eq([q for q, r in sorted(dev.rows().items()) if r.state == "admin"], [],
          "%s: no queue is the administrator's" % what)
     t.eq(dev.placements(), ["placed"] * dev.queues,
@@ -98,7 +99,10 @@ def test(t):
     if not pluggable(gone) or gone not in dev.effective(2):
         raise Skip("CPU 12 not hot-pluggable, or not queue 2's")
     nsim_fail_irq_affinity(dev.id, topo.online() - {0})
+    seen = notified(dev.irqs[2])
     hp.set(gone, False)
+    t.result(wait_notified(dev.irqs[2], seen + 1),
+             "CPU 12 offline, refused: the broken mask's notification handled")
     t.eq(dev.effective(2), frozenset([0]),
          "CPU 12 offline, refused: the interrupt core's fallback, CPU 0")
     t.eq([dev.affinity(q) for q in (0, 1, 3)],
@@ -122,7 +126,8 @@ def test(t):
     t.eq(write(ev.policy_file, "core"), ENOSPC,
          "event IRQs, policy core: refused with ENOSPC")
     nsim_fail_irq_affinity(ev.id, ())
-    time.sleep(0.5)
+    t.result(wait_not_due(ev.irqs()),
+             "event IRQs: the notifications of irq_spread's changes handled")
     t.eq((ev.rows(), ev.affinities(),
           [read("/proc/irq/%d/affinity_hint" % i) for i in ev.irqs()],
           [irq_placement(i) for i in ev.irqs()]), before,

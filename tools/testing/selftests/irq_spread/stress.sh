@@ -711,7 +711,7 @@ def check_notifiers(t, rows):
     owners = collections.Counter()
     bad = []
     for line in lines:
-        irq, path, vector, owner = line.split(" ")
+        irq, path, vector, owner, _, _ = line.split(" ")
         seen[int(irq)] += 1
         owners[owner] += 1
         if owner != notifier_owner(path):
@@ -824,15 +824,20 @@ def test(t):
     os.close(prog)
     for d in persistent + list(S.churned):
         set_link(d.ifname, True)
-    # Until debugfs reads the same twice, half a second apart.
+    # Until the library handled the notification of each of its changes,
+    # and the notifications of the workers' last writes: no vector due,
+    # and the devices and the notification counts read the same twice,
+    # half a second apart.
     last = [None]
 
     def settled():
         time.sleep(0.5)
-        now, last[0] = last[0], devices_table()
-        return now == last[0]
-    t.result(wait_for(settled, 20), "settled: debugfs reads the same twice "
-             "in a row")
+        now = (devices_table(), read(DEBUGFS + "/notifiers"))
+        was, last[0] = last[0], now
+        return (now == was and
+                all(line.endswith(" 0") for line in now[1].split("\n")[1:]))
+    t.result(wait_for(settled, 20), "settled: no notification due, debugfs "
+             "reads the same twice in a row")
     report(t, skipped, elapsed)
     t.result(elapsed >= SECONDS, "the workers raced for %.1f s (%d s asked)"
              % (elapsed, SECONDS))

@@ -100,9 +100,15 @@ def test(t):
     # Off again: the maps stay as they are.
     write_ok(knob, "0")
     before = maps(dev)
+    seen = notified(dev.irqs[3])
     dev.set_affinity(3, [last])
     dev.set_policy_ok("core")
-    time.sleep(1)
+    # What would schedule the XPS work is net core's notifier: wait until
+    # it handled the user's write and the policy's moves.
+    t.result(wait_notified(dev.irqs[3], seen + 1) and
+             wait_not_due(dev.irqs),
+             "off again: the notifications of the write and the policy "
+             "handled")
     t.eq(maps(dev), before, "off again: the maps stay as they were")
 
 

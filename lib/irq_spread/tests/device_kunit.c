@@ -872,6 +872,8 @@ struct register_case {
 };
 
 static const int bad_with[] = { 4 };
+/* Never read: a placement-only device with a map is refused first. */
+static struct cpu_rmap unused_rmap;
 static const int bad_all[] = { -2 };
 
 static const struct register_case register_cases[] = {
@@ -890,6 +892,9 @@ static const struct register_case register_cases[] = {
 	{ "more vectors than the most",
 	  { .nr_vectors = IRQ_SPREAD_MAX_VECTORS, .post_vectors = 1 } },
 	{ "unknown flag", { .nr_vectors = 4, .flags = BIT(5) } },
+	{ "aRFS map of a placement-only device",
+	  { .nr_vectors = 4, .flags = IRQ_SPREAD_DEV_PLACE_ONLY,
+	    .rmap = &unused_rmap } },
 };
 
 static void register_case_desc(const struct register_case *c, char *desc)
@@ -1601,6 +1606,10 @@ static void irq_spread_test_dev_admin(struct kunit *test)
 			   "numa 1 101 spread admin 7\n"
 			   "numa 2 102 spread inactive -\n"
 			   "numa 3 103 spread inactive -\n");
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_vector_cpu(sd, 3), -ENODATA);
+	KUNIT_EXPECT_TRUE(test, irq_spread_dev_vector_admin(sd, 1));
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 0));
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(NULL, 1));
 	KUNIT_EXPECT_NULL(test, t->irq[2].hint);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 2);
 	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");

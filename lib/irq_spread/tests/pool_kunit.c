@@ -1381,6 +1381,32 @@ static void irq_spread_pool_test_owner(struct kunit *test)
  * its completion IRQs), load 1 each; a pool of 4; three devices of 2
  * vectors, numa.
  */
+/*
+ * A device of another machine than @t, @pool's, gets no vector of @pool,
+ * and a pool of @t whose owner is that device is not made: -EINVAL, and
+ * nothing changed.
+ */
+static void place_only_other_machine(struct kunit *test, struct test_topo *t,
+				     struct irq_spread_pool *pool)
+{
+	struct test_topo *t2 = irq_spread_test_topo_new(test, &irq_spread_test_mana_vm);
+	struct irq_spread_pool_info info = {
+		.name = "irq_spread_pool_other", .ops = &pool_dev_ops,
+		.node = 0, .policy = IRQ_SPREAD_CORE, .nr_vectors = 4,
+	};
+	const char *before = pool_show(test, pool);
+	struct pool_consumer *other;
+
+	other = pool_register(test, t2, "irq_spread_pool_other", 2,
+			      IRQ_SPREAD_NUMA, IRQ_SPREAD_DEV_PLACE_ONLY);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(other->sd, 0, pool), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_put(other->sd, 0), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, pool_show(test, pool), before);
+	info.owner = other->sd;
+	KUNIT_EXPECT_PTR_EQ(test, irq_spread_pool_topo_create(&t->topo, &info),
+			    ERR_PTR(-EINVAL));
+}
+
 static void irq_spread_pool_test_place_only(struct kunit *test)
 {
 	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_mana_vm);
@@ -1407,6 +1433,11 @@ static void irq_spread_pool_test_place_only(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_attach(sf[0]->sd, 0, 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(pf->sd, 0, pool), -EINVAL);
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(sf[0]->sd, 2, pool), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(NULL, 0, pool), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(sf[0]->sd, 0, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_put(NULL, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_put(sf[0]->sd, 2), -EINVAL);
+	place_only_other_machine(test, t, pool);
 
 	/*
 	 * SF 0's vector 0, any CPU: a new pool vector on the least loaded

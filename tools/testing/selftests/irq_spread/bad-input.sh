@@ -139,6 +139,25 @@ def test(t):
                  % what, "child exit %d" % rc)
     ev.remove()
 
+    # netdevsim's fail_irq_affinity knob: a CPU list, written whole.
+    knob = "%s/netdevsim%d/fail_irq_affinity" % (NSIM_DEBUGFS, dev.id)
+    nsim_fail_irq_affinity(dev.id, {3})
+    check_rejects(t, knob, lambda: read(knob), "fail_irq_affinity",
+                  ["any", "3-1", "0;1"])
+    fd = os.open(knob, os.O_WRONLY)
+    try:
+        os.pwrite(fd, b"5", 1)
+        err = 0
+    except OSError as e:
+        err = e.errno
+    finally:
+        os.close(fd)
+    t.result(err == errno.EINVAL and read(knob) == "3",
+             "fail_irq_affinity: a write at offset 1 rejected with EINVAL, "
+             "nothing changed", "write: %s, knob %r"
+             % (os.strerror(err) if err else "accepted", read(knob)))
+    nsim_fail_irq_affinity(dev.id, ())
+
     # new_device with a node that is not online.
     bad_node = max(topo.nodes) + 1
     err = write(NSIM_BUS + "/new_device", "7301 1 1 %d" % bad_node)

@@ -32,6 +32,11 @@ bash "$PIPELINE_DIR/run-guest.sh" --kcsan "$out" "$job" 3600 \
 	"kunit.enable=0" > "$RUN/kcsan.log" 2>&1 ||
 	die "kcsan: the guest did not finish its job ($RUN/kcsan.log)"
 
+# A KCSAN that watched nothing reports nothing: the kernel must say it
+# was on from boot.
+grep -q 'kcsan: enabled early' "$out/dmesg.txt" ||
+	die "kcsan: the kernel did not enable KCSAN at boot ($out/dmesg.txt)"
+
 # Each report on a line: "data-race in A / B" and the functions of its
 # stacks.  The project's functions: the library's (irq_spread_*), net
 # core's glue (napi_irq_spread_*, netdev_irq_spread_*, netif_xps_auto*,

@@ -19,8 +19,13 @@
 # The operations: netdev netlink dev-set of a policy and of CPUs, the
 # administrator's write to /proc/irq/N/smp_affinity_list, napi-set of the
 # IRQ back to the policy, ethtool -L (SIOCETHTOOL), the link down and up
-# (SIOCSIFFLAGS), and a netdevsim device created (new_device; a probe that
-# fails leaves netdevsim's device without a port, which is deleted).
+# (SIOCSIFFLAGS), a netdevsim device created (new_device; a probe that
+# fails leaves netdevsim's device without a port, which is deleted), once
+# failing the library's allocations and once netdevsim's own, a write of
+# a class device's cpus (netdevsim's event IRQs), and reads of that file,
+# of /sys/class/irq_spread/irqs and of irq_spread's debugfs files, a
+# netdev netlink dev-get (an errno, or the file or reply, and nothing
+# changed), and netdevsim's fail_irq_affinity knob written and read.
 #
 # fail-nth fails only what failslab and fail_page_alloc let fail: their
 # ignore-gfp-wait are set to N for the test (and back to Y), their
@@ -33,7 +38,7 @@ from irq_spread_lib import *
 
 FAULT = "/sys/kernel/debug"
 ATTRS = ("failslab", "fail_page_alloc")
-DEV_ID, PROBE_ID, NEW_ID = 7801, 7802, 7803
+DEV_ID, PROBE_ID, NEW_ID, EV_ID = 7801, 7802, 7803, 7804
 QUEUES = 4
 ERRNOS = (errno.ENOMEM, errno.ENOBUFS)
 
@@ -84,6 +89,7 @@ class Op:
 
     desc = ""
     after_error = False  # the errno may come after the change
+    changes = True  # False: a read, which must change nothing
 
     def prepare(self):
         pass
@@ -237,11 +243,94 @@ class Link(Op):
         set_link(self.dev.ifname, not self.up)
 
 
-def library_text():
-    """[start, end) of the irq_spread library's code: from its first
-    function to the symbol after its last (/proc/kallsyms, in address
-    order; the library's objects are linked one after the other), its
-    __init functions left out (.init.text, elsewhere) and KUnit's."""
+def events_state(ev):
+    """What a write to event IRQ device @ev's class device may change."""
+    return (read(ev.policy_file), read(ev.cpus_file),
+            tuple(sorted(ev.rows().items())), tuple(ev.affinities()))
+
+
+class FileWrite(Op):
+    """A write of @value to the file @path in one write(); undone by
+    writing @back."""
+
+    def __init__(self, desc, path, value, back, state):
+        self.desc, self.path, self.value, self.back = desc, path, value, back
+        self.state = state
+
+    def ready(self):
+        self.fd = os.open(self.path, os.O_WRONLY)
+
+    def run(self):
+        try:
+            return errno_of(lambda: os.write(self.fd, self.value.encode()))
+        finally:
+            os.close(self.fd)
+
+    def undo(self):
+        write_ok(self.path, self.back)
+
+
+def class_cpus(ev, cpus):
+    """A write of a class device's cpus: netdevsim's event IRQs, a device
+    without a netdev."""
+    return FileWrite("write of a class device's cpus", ev.cpus_file,
+                     fmt_cpulist(cpus), read(ev.cpus_file),
+                     lambda: events_state(ev))
+
+
+def nsim_knob(dev, cpus):
+    """A write of netdevsim's fail_irq_affinity knob."""
+    path = "%s/netdevsim%d/fail_irq_affinity" % (NSIM_DEBUGFS, dev.id)
+    return FileWrite("write of netdevsim's fail_irq_affinity", path,
+                     fmt_cpulist(cpus), "\n", lambda: read(path))
+
+
+class Read(Op):
+    """A read of one of the library's files: an errno or the file, and
+    nothing changed (@state)."""
+
+    changes = False
+
+    def __init__(self, path, state):
+        self.path, self.state = path, state
+        self.desc = "read of " + path
+
+    def ready(self):
+        self.fd = os.open(self.path, os.O_RDONLY)
+
+    def run(self):
+        try:
+            return errno_of(lambda: os.read(self.fd, 1 << 20))
+        finally:
+            os.close(self.fd)
+
+    def undo(self):
+        pass
+
+
+class DevGet(Op):
+    """netdev netlink dev-get of a netdev: its reply, with the policy and
+    CPUs, or an errno, and nothing changed."""
+
+    changes = False
+
+    def __init__(self, dev):
+        self.dev, self.desc = dev, "dev-get"
+        self.state = dev.state
+
+    def run(self):
+        return nl_err(lambda: nl_do("dev-get", {"ifindex": self.dev.ifindex}))
+
+    def undo(self):
+        pass
+
+
+def text_of(prefix, skip=None):
+    """[start, end) of the code whose functions are named @prefix*, from
+    the first to the symbol after the last (/proc/kallsyms, in address
+    order: the objects of one directory are linked one after the other),
+    __init functions left out (.init.text, elsewhere) and those named
+    @skip*."""
     syms, init = [], {}
     with open("/proc/kallsyms") as f:
         for line in f:
@@ -254,14 +343,19 @@ def library_text():
         raise Skip("no _sinittext and _einittext in /proc/kallsyms")
     syms = sorted(x for x in syms
                   if not init["_sinittext"] <= x[0] < init["_einittext"])
-    # Not net core's KUnit cases, irq_spread_test_napi_*, elsewhere.
     ours = [i for i, (_, name) in enumerate(syms)
-            if name.startswith("irq_spread_") and
-            not name.startswith("irq_spread_test_")]
+            if name.startswith(prefix) and
+            not (skip and name.startswith(skip))]
     if not ours or not syms[ours[0]][0]:
-        raise Skip("no irq_spread_* functions in /proc/kallsyms (or no "
-                   "addresses: not root?)")
+        raise Skip("no %s* functions in /proc/kallsyms (or no "
+                   "addresses: not root?)" % prefix)
     return syms[ours[0]][0], syms[ours[-1] + 1][0]
+
+
+def library_text():
+    """The irq_spread library's code, not its KUnit cases' (net core's,
+    irq_spread_test_napi_*, are elsewhere)."""
+    return text_of("irq_spread_", "irq_spread_test_")
 
 
 class NewDevice(Op):
@@ -270,6 +364,8 @@ class NewDevice(Op):
     irq_spread library on the stack fail (the stack trace filter of
     failslab and fail_page_alloc, require-start and require-end)."""
 
+    text, depth = staticmethod(library_text), None
+
     def __init__(self, node):
         self.node = node
         self.desc = "netdevsim new_device (the library's allocations)"
@@ -277,10 +373,13 @@ class NewDevice(Op):
         self.saved = {}
 
     def prepare(self):
-        start, end = library_text()
+        start, end = self.text()
         for a in ATTRS:
-            for f, v in (("require-start", start), ("require-end", end)):
+            for f, v in (("require-start", start), ("require-end", end),
+                         ("stacktrace-depth", self.depth)):
                 p = "%s/%s/%s" % (FAULT, a, f)
+                if v is None:
+                    continue
                 self.saved[p] = read(p)
                 write_ok(p, "%d" % v)
 
@@ -324,6 +423,20 @@ class NewDevice(Op):
         write_ok(NSIM_BUS + "/del_device", "%d" % NEW_ID)
 
 
+class NewDeviceNsim(NewDevice):
+    """The allocations of netdevsim's IRQ code in new_device: those its
+    functions (nsim_irq*: irq.c, irq_fail.c, irqchip.c, irq_events.c)
+    make, or what they call, up to 10 frames deep (stacktrace-depth,
+    fault injection's own frames counted): the IRQ domain and mappings,
+    the requested IRQs, the aRFS map, the knobs."""
+
+    text, depth = staticmethod(lambda: text_of("nsim_irq")), 10
+
+    def __init__(self, node):
+        super().__init__(node)
+        self.desc = "netdevsim new_device (netdevsim's IRQ allocations)"
+
+
 def differs(a, b):
     """Where state @a differs from @b, shortly."""
     if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
@@ -340,8 +453,9 @@ def sweep(t, fn, op):
     err = op.run()
     op.settle()
     done = op.state()
-    if err or done == start:
-        t.result(False, "%s: runs and changes something" % op.desc,
+    if err or (done == start) == op.changes:
+        t.result(False, "%s: runs and changes %s" % (
+            op.desc, "something" if op.changes else "nothing"),
                  "errno %d" % err)
         return
     op.undo()
@@ -409,6 +523,8 @@ def test(t):
     baseline = probe.affinities()
     probe.remove()
     dev = Nsim(DEV_ID, QUEUES, node)
+    # On another node: its load leaves the placement of dev's alone.
+    ev = NsimEvents(EV_ID, 2, topo.nodes[-1])
     saved = fault_setup()
     fn = FailNth()
     last = cpus[-1]
@@ -424,6 +540,15 @@ def test(t):
         Link(dev, False),
         Link(dev, True),
         NewDevice(node),
+        NewDeviceNsim(node),
+        class_cpus(ev, [last]),
+        Read(ev.cpus_file, lambda: events_state(ev)),
+        Read("/sys/class/irq_spread/irqs", dev.state),
+        Read(DEBUGFS + "/devices", dev.state),
+        Read(DEBUGFS + "/notifiers", dev.state),
+        DevGet(dev),
+        nsim_knob(dev, [last]),
+        Read(nsim_knob(dev, []).path, dev.state),
     ]
     try:
         for op in ops:
@@ -435,6 +560,7 @@ def test(t):
         for p, v in saved.items():
             write(p, v)
     dev.remove()
+    ev.remove()
     probe = Nsim(PROBE_ID, QUEUES, node)
     t.eq(probe.affinities(), baseline, "a device made after the failures "
          "is placed as one made before: no load leaked")

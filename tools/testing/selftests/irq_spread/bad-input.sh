@@ -35,6 +35,9 @@ BAD = ["\n", "bogus", "numa x", "numa-core core", " numa", "numa\n\n",
 BAD_CPUS = ["\n", "4096", "0-4096", "3-1", "-1", "any", "f", "0x1",
             "0;1", "1" * 64]
 
+hp = Hotplug()
+
+
 def check_rejects(t, path, state, what, bad=BAD):
     """Each bad value: EINVAL, and state() as before.  Returns the state."""
     saved = state()
@@ -100,6 +103,23 @@ def test(t):
                  % (op, what, errno.errorcode[want]),
                  "got %r" % r)
     t.eq(dev.source(1), "user", "queue 1 still the user's")
+
+    # CPUs none of which can take an interrupt now: an offline one, of a
+    # node the device's IRQs are not on.
+    gone = max(topo.node_cpus[topo.nodes[-1]] -
+               frozenset().union(*dev.effectives()))
+    if pluggable(gone):
+        hp.set(gone, False)
+        saved = dev.state()
+        r = nl_do("dev-set", {"ifindex": dev.ifindex,
+                              "irq-cpus": cpus_to_words([gone])})
+        t.result(r.err == errno.EINVAL and r.extack and dev.state() == saved,
+                 "dev-set irq-cpus of offline CPU %d: EINVAL with an extack, "
+                 "nothing changed" % gone, "got %r" % r)
+        hp.set(gone, True)
+    else:
+        t.skip("dev-set irq-cpus of an offline CPU", "CPU %d not "
+               "hot-pluggable" % gone)
 
     ev = NsimEvents(7302, 2, node)
     ev_state = lambda: (read(ev.policy_file), read(ev.cpus_file),
@@ -186,5 +206,5 @@ def test(t):
     t.eq(active_policy(PARAM), "core", "default policy changed")
 
 
-run("irq_spread bad input", test)
+run("irq_spread bad input", test, hp.restore)
 PY

@@ -885,7 +885,10 @@ def test(t):
     check_notifiers(t, devices_table())
     lines = log.lines()
     log.close()
-    t.eq([m for m in lines if any(s in m for s in SPLATS)], [],
+    # A data race KCSAN reports (make kcsan) is make kcsan's to judge: it
+    # fails on those in the project's code and lists the others.
+    t.eq([m for m in lines if any(s in m for s in SPLATS) and
+          "BUG: KCSAN: " not in m], [],
          "no splat in the kernel log")
     t.eq([m for m in lines if re.search(NOT_PLACED, m)], [],
          "no placement failure in the kernel log (%s)" % NOT_PLACED)

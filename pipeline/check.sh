@@ -90,10 +90,13 @@ GUEST_MORE=(
 	"guest-isolcpus|isolcpus=managed_irq,2-3,9 irq_spread.policy=numa-core irq_spread.policy=no-such-policy kunit.enable=0 kmemleak=off|$PIPELINE_DIR/irq-spread-isolcpus.list|"
 	"guest-3core|kunit.enable=0|$PIPELINE_DIR/irq-spread-3core.list|$PIPELINE_DIR/netdevsim-selftests.list|--three-core"
 )
-# churn.sh's CPU hotplug cycles: 150 in make check, about 100 s of the
-# isolcpus guest and a tenth of the host's CPU time in a warm run; the
-# test's own default, 300, with IRQ_SPREAD_CHURN_CYCLES=300 make check.
-CHURN_CYCLES=${IRQ_SPREAD_CHURN_CYCLES:-150}
+# churn.sh's CPU hotplug cycles and stress.sh's seconds in make check:
+# 100 (about 75 s of the isolcpus guest) and 40; the tests' own defaults,
+# 300 and 60, with IRQ_SPREAD_CHURN_CYCLES=300 IRQ_SPREAD_STRESS_SECONDS=60
+# make check.  The guests share the host's two cores, and a warm run is
+# as long as the longer of the first guest and the two others in turn.
+CHURN_CYCLES=${IRQ_SPREAD_CHURN_CYCLES:-100}
+STRESS_SECONDS=${IRQ_SPREAD_STRESS_SECONDS:-40}
 GUEST_PID=
 GUEST_T0=
 MORE_PID=
@@ -854,6 +857,7 @@ guest_run()
 		PIPELINE_DIR=$PIPELINE_DIR
 		export IRQ_SPREAD_MODULES=$BUILD/guest
 		export IRQ_SPREAD_CHURN_CYCLES=$CHURN_CYCLES
+		export IRQ_SPREAD_STRESS_SECONDS=$STRESS_SECONDS
 		$([ "$1" = "$GUEST_MAIN" ] && echo export IRQ_SPREAD_TABLES=required RUN_KUNIT=1)
 		ALONE_LIST=$alone
 		PAIRED_LIST=$paired

@@ -1654,6 +1654,32 @@ static void irq_spread_test_dev_admin(struct kunit *test)
 }
 
 /*
+ * A CPU comes online that a device was placed without: the device is
+ * placed afresh, applying only what changed, and a vector the interrupt
+ * core refuses does not stop the others (no undo on CPU hotplug); the
+ * refused one keeps its interrupt's affinity.  Registered with CPU 1
+ * offline, numa: node 0's threads 0, 2, 3, then node 1's first, 4; with
+ * CPU 1 back: 0;1;2;3, vectors 1-3 move, vector 2's interrupt refuses.
+ */
+static void irq_spread_test_dev_online_refused(struct kunit *test)
+{
+	struct dev_test *t = test->priv;
+
+	__clear_bit(1, t->m->online);
+	dev_register(test, IRQ_SPREAD_NUMA, 4);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;2;3;4");
+	fake_sets_zero(test);
+
+	t->fail_irq = FAKE_IRQ_BASE + 2;
+	__set_bit(1, t->m->online);
+	play_cpu_online(test, 1);
+	t->fail_irq = 0;
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;3;3");
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 2);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
+}
+
+/*
  * What debugfs notifiers shows a test that waits: a set of the library's
  * is due until a notification is handled after it; the administrator's
  * write and a refused set make nothing due; each handled notification
@@ -3025,6 +3051,7 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_dev_store_perm),
 	KUNIT_CASE(irq_spread_test_dev_admin),
 	KUNIT_CASE(irq_spread_test_dev_notified),
+	KUNIT_CASE(irq_spread_test_dev_online_refused),
 	KUNIT_CASE(irq_spread_test_dev_hotplug_fallback),
 	KUNIT_CASE(irq_spread_test_dev_register_class_fails),
 	KUNIT_CASE(irq_spread_test_dev_caller_applies),

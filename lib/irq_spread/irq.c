@@ -361,6 +361,18 @@ static void irq_spread_vec_check_admin(struct irq_spread_dev *sd,
 }
 
 /*
+ * A notification of vector @vec's interrupt, handled: see whose the new
+ * affinity is, and count it for debugfs ``notifiers``.
+ */
+static void irq_spread_vec_notified(struct irq_spread_dev *sd,
+				    struct irq_spread_vec *vec)
+{
+	irq_spread_vec_check_admin(sd, vec);
+	vec->notified++;
+	vec->notify_due = false;
+}
+
+/*
  * The interrupt core's notification that @notify's interrupt changed: the
  * library's own apply, CPU hotplug, or the administrator's write.  The
  * state the core keeps tells which, when this runs.
@@ -373,11 +385,8 @@ void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 	struct irq_spread_dev *sd = vec->sd;
 
 	mutex_lock(&sd->lock);
-	if (!sd->dead && vec->irq) {
-		irq_spread_vec_check_admin(sd, vec);
-		vec->notified++;
-		vec->notify_due = false;
-	}
+	if (!sd->dead && vec->irq)
+		irq_spread_vec_notified(sd, vec);
 	mutex_unlock(&sd->lock);
 }
 
@@ -402,11 +411,8 @@ void irq_spread_dev_notify(struct irq_spread_dev *sd, unsigned int vector,
 		return;
 	mutex_lock(&sd->lock);
 	if (!sd->dead && vector < irq_spread_dev_nvec(sd) &&
-	    sd->vec[vector]->irq) {
-		irq_spread_vec_check_admin(sd, sd->vec[vector]);
-		sd->vec[vector]->notified++;
-		sd->vec[vector]->notify_due = false;
-	}
+	    sd->vec[vector]->irq)
+		irq_spread_vec_notified(sd, sd->vec[vector]);
 	mutex_unlock(&sd->lock);
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_notify);

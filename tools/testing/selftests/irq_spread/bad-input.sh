@@ -160,7 +160,7 @@ def test(t):
     ev.remove()
 
     # netdevsim's fail_irq_affinity knob: a CPU list, written whole.
-    knob = "%s/netdevsim%d/fail_irq_affinity" % (NSIM_DEBUGFS, dev.id)
+    knob = nsim_fail_knob(dev.id)
     nsim_fail_irq_affinity(dev.id, {3})
     check_rejects(t, knob, lambda: read(knob), "fail_irq_affinity",
                   ["any", "3-1", "0;1"])

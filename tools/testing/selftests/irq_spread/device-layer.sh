@@ -82,10 +82,7 @@ def check(t, topo, tables, what, admin=()):
         if not r or (r.state, r.cpus) != want:
             bad.append("event %d: debugfs %s, want %s %s"
                        % (i, r, want[0], fmt_cpulist(want[1])))
-    owners = {}
-    for line in read(DEBUGFS + "/notifiers").split("\n")[1:]:
-        irq, path, vector, owner, _, _ = line.split(" ")
-        owners[int(irq)] = owner
+    owners = {r.irq: r.notifier for r in notifiers_table()}
     for irq in irqs():
         if owners.get(irq) != "irq_spread":
             bad.append("IRQ %d: notifier %s" % (irq, owners.get(irq)))

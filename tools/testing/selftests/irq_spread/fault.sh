@@ -283,7 +283,7 @@ def class_cpus(ev, cpus):
 
 def nsim_knob(dev, cpus):
     """A write of netdevsim's fail_irq_affinity knob."""
-    path = "%s/netdevsim%d/fail_irq_affinity" % (NSIM_DEBUGFS, dev.id)
+    path = nsim_fail_knob(dev.id)
     return FileWrite("write of netdevsim's fail_irq_affinity", path,
                      fmt_cpulist(cpus), "\n", lambda: read(path))
 
@@ -420,8 +420,8 @@ class CpuHotplug(Op):
     placement that holds (every vector of the device on CPUs it may use,
     none on @cpu offline), logged."""
 
-    def __init__(self, dev, cpu, on):
-        self.dev, self.cpu, self.on = dev, cpu, on
+    def __init__(self, topo, dev, cpu, on):
+        self.topo, self.dev, self.cpu, self.on = topo, dev, cpu, on
         self.desc = "CPU %d %s (cpuhp/%d)" % (cpu, "online" if on else
                                                "offline", cpu)
         self.path = "%s/cpu%d/online" % (SYS_CPU, cpu)
@@ -449,7 +449,7 @@ class CpuHotplug(Op):
         write_ok(self.path, "0" if self.on else "1")
 
     def fallback(self, state):
-        online = parse_cpulist(read(SYS_CPU + "/online"))
+        online = self.topo.online()
         rows = self.dev.rows().values()
         return (state[0] == ("1" if self.on else "0") and
                 all(r.cpus and r.cpus <= online for r in rows
@@ -637,8 +637,8 @@ def test(t):
         ToPolicy(dev, 1, last),
         Channels(dev, 2),
         # With the link up: a detached IRQ is nobody's to put back.
-        CpuHotplug(dev, gone, False),
-        CpuHotplug(dev, gone, True),
+        CpuHotplug(topo, dev, gone, False),
+        CpuHotplug(topo, dev, gone, True),
         Link(dev, False),
         Link(dev, True),
         NewDevice(node),
@@ -646,11 +646,11 @@ def test(t):
         class_cpus(ev, [last]),
         Read(ev.cpus_file, lambda: events_state(ev)),
         Read("/sys/class/irq_spread/irqs", dev.state),
-        Read(DEBUGFS + "/devices", dev.state),
-        Read(DEBUGFS + "/notifiers", dev.state),
+        Read(DEVICES, dev.state),
+        Read(NOTIFIERS, dev.state),
         DevGet(dev),
         nsim_knob(dev, [last]),
-        Read(nsim_knob(dev, []).path, dev.state),
+        Read(nsim_fail_knob(dev.id), dev.state),
     ]
     try:
         for op in ops:

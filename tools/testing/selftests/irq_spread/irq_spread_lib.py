@@ -45,6 +45,8 @@ NSIM_DEBUGFS = "/sys/kernel/debug/netdevsim"
 DEBUGFS = "/sys/kernel/debug/irq_spread"
 DEVICES = DEBUGFS + "/devices"
 DEVICES_HEADER = "device policy vector irq kind state cpus"
+NOTIFIERS = DEBUGFS + "/notifiers"
+NOTIFIERS_HEADER = "irq device vector notifier notified due"
 DEFAULT_AFFINITY = "/proc/irq/default_smp_affinity"
 SYS_NODE = "/sys/devices/system/node"
 SYS_CPU = "/sys/devices/system/cpu"
@@ -412,27 +414,50 @@ def set_default_policy(policy):
 Row = collections.namedtuple("Row", "device policy vector irq kind state cpus")
 
 
+def table_fields(path, header, n, valid):
+    """The lines of debugfs table @path after its @header, each split into
+    @n fields separated by one space that valid(fields) accepts; a
+    ValueError for any other."""
+    lines = read(path).split("\n")
+    if lines[0] != header:
+        raise ValueError("%s: header %r" % (path, lines[0]))
+    rows = []
+    for line in lines[1:]:
+        f = line.split(" ")
+        if len(f) != n or not valid(f):
+            raise ValueError("%s: line %r" % (path, line))
+        rows.append(f)
+    return rows
+
+
 def devices_table():
     """The rows of /sys/kernel/debug/irq_spread/devices, checking the format:
     the header, then seven fields separated by one space; irq and cpus are
     None for "-"."""
-    lines = read(DEVICES).split("\n")
-    if lines[0] != DEVICES_HEADER:
-        raise ValueError("%s: header %r" % (DEVICES, lines[0]))
-    rows = []
-    for line in lines[1:]:
-        f = line.split(" ")
-        if (len(f) != 7 or f[1] not in POLICIES or
-                f[4] not in ("pre", "spread", "post") or
-                f[5] not in ("active", "admin", "inactive") or
-                not re.fullmatch(r"\d+", f[2]) or
-                not re.fullmatch(r"\d+|-", f[3]) or
-                not re.fullmatch(r"[0-9,-]+", f[6])):
-            raise ValueError("%s: line %r" % (DEVICES, line))
-        rows.append(Row(f[0], f[1], int(f[2]),
-                        None if f[3] == "-" else int(f[3]), f[4], f[5],
-                        None if f[6] == "-" else parse_cpulist(f[6])))
-    return rows
+    valid = lambda f: (f[1] in POLICIES and
+                       f[4] in ("pre", "spread", "post") and
+                       f[5] in ("active", "admin", "inactive") and
+                       re.fullmatch(r"\d+", f[2]) and
+                       re.fullmatch(r"\d+|-", f[3]) and
+                       re.fullmatch(r"[0-9,-]+", f[6]))
+    return [Row(f[0], f[1], int(f[2]), None if f[3] == "-" else int(f[3]),
+                f[4], f[5], None if f[6] == "-" else parse_cpulist(f[6]))
+            for f in table_fields(DEVICES, DEVICES_HEADER, 7, valid)]
+
+
+Notifier = collections.namedtuple("Notifier",
+                                  "irq device vector notifier notified due")
+
+
+def notifiers_table():
+    """The rows of /sys/kernel/debug/irq_spread/notifiers, checking the
+    format: the header, then six fields separated by one space; due is a
+    bool."""
+    valid = lambda f: (all(re.fullmatch(r"\d+", f[i]) for i in (0, 2, 4)) and
+                       f[3] in ("irq_spread", "other") and
+                       f[5] in ("0", "1"))
+    return [Notifier(int(f[0]), f[1], int(f[2]), f[3], int(f[4]), f[5] == "1")
+            for f in table_fields(NOTIFIERS, NOTIFIERS_HEADER, 6, valid)]
 
 
 def sysfs_path(path):
@@ -562,10 +587,15 @@ def irq_placement(irq):
     return read("/proc/irq/%d/affinity_placement" % irq)
 
 
+def nsim_fail_knob(dev_id):
+    """netdevsim device @dev_id's fail_irq_affinity knob."""
+    return "%s/netdevsim%d/fail_irq_affinity" % (NSIM_DEBUGFS, dev_id)
+
+
 def nsim_fail_irq_affinity(dev_id, cpus):
     """Make netdevsim device @dev_id's interrupt lines refuse, with ENOSPC,
     any mask whose usable CPUs are all in @cpus (empty: none refused)."""
-    knob = "%s/netdevsim%d/fail_irq_affinity" % (NSIM_DEBUGFS, dev_id)
+    knob = nsim_fail_knob(dev_id)
     if not os.path.exists(knob):
         raise Skip("no %s: netdevsim without the knob" % knob)
     write_ok(knob, fmt_cpulist(cpus) if cpus else "\n")
@@ -583,23 +613,18 @@ def wait_vector_state(path, vector, state):
     return wait_for(lambda: device_rows(path)[vector].state == state, 5)
 
 
-def notifier_counts(irq):
-    """(notified, due) of IRQ @irq in debugfs notifiers: how many of the
-    interrupt core's affinity notifications irq_spread handled for it
-    since it was attached, and whether the notification of a change
-    irq_spread made is yet to be handled; None for an IRQ no registered
-    device has."""
-    for line in read(DEBUGFS + "/notifiers").split("\n")[1:]:
-        fields = line.split(" ")
-        if int(fields[0]) == irq:
-            return int(fields[4]), fields[5] == "1"
-    return None
+def notifier_of(irq):
+    """IRQ @irq's row in debugfs notifiers, or None for an IRQ no
+    registered device has."""
+    return next((r for r in notifiers_table() if r.irq == irq), None)
 
 
 def notified(irq):
-    """How many notifications irq_spread handled for IRQ @irq (0 if none
-    of its devices has it)."""
-    return (notifier_counts(irq) or (0, False))[0]
+    """How many of the interrupt core's affinity notifications irq_spread
+    handled for IRQ @irq since it was attached (0 if none of its devices
+    has it)."""
+    r = notifier_of(irq)
+    return r.notified if r else 0
 
 
 def wait_notified(irq, count):
@@ -611,8 +636,8 @@ def wait_notified(irq, count):
 def wait_not_due(irqs):
     """Wait until irq_spread handled the notification of its last change
     of each of @irqs.  False after 10 s."""
-    return wait_for(lambda: not any((notifier_counts(i) or (0, False))[1]
-                                    for i in irqs), 10)
+    return wait_for(lambda: not any(r.due for r in notifiers_table()
+                                    if r.irq in irqs), 10)
 
 
 # ---------------------------------------------------------------------------

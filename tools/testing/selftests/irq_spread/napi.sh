@@ -31,18 +31,13 @@ STEPS = {
     "CPU 10 offline": "8 4 12 11",
     "ethtool -L 2": "8 4",
 }
-NOTIFIERS = DEBUGFS + "/notifiers"
 hp = Hotplug()
 
 
 def notifier_rows(dev):
     """{irq: owner} of @dev's IRQs in debugfs notifiers."""
-    rows = {}
-    for line in read(NOTIFIERS).split("\n")[1:]:
-        irq, path, vector, owner, _, _ = line.split(" ")
-        if path == dev.path:
-            rows[int(irq)] = owner
-    return rows
+    return {r.irq: r.notifier for r in notifiers_table()
+            if r.device == dev.path}
 
 
 def rmap(dev):

@@ -706,17 +706,16 @@ def notifier_owner(path):
 def check_notifiers(t, rows):
     """Every attached vector's IRQ once in debugfs notifiers, with the
     notifier notifier_owner() says."""
-    lines = read(DEBUGFS + "/notifiers").split("\n")[1:]
     seen = collections.Counter()
     owners = collections.Counter()
     bad = []
-    for line in lines:
-        irq, path, vector, owner, _, _ = line.split(" ")
-        seen[int(irq)] += 1
-        owners[owner] += 1
-        if owner != notifier_owner(path):
-            bad.append("IRQ %s (%s vector %s): notifier %s, want %s"
-                       % (irq, path, vector, owner, notifier_owner(path)))
+    for n in notifiers_table():
+        seen[n.irq] += 1
+        owners[n.notifier] += 1
+        if n.notifier != notifier_owner(n.device):
+            bad.append("IRQ %d (%s vector %d): notifier %s, want %s"
+                       % (n.irq, n.device, n.vector, n.notifier,
+                          notifier_owner(n.device)))
     bad += ["IRQ %d listed %d times" % (i, n) for i, n in seen.items()
             if n > 1]
     bad += ["IRQ %d of %s vector %d: not in notifiers" % (r.irq, r.device,
@@ -832,10 +831,9 @@ def test(t):
 
     def settled():
         time.sleep(0.5)
-        now = (devices_table(), read(DEBUGFS + "/notifiers"))
+        now = (devices_table(), notifiers_table())
         was, last[0] = last[0], now
-        return (now == was and
-                all(line.endswith(" 0") for line in now[1].split("\n")[1:]))
+        return now == was and not any(n.due for n in now[1])
     t.result(wait_for(settled, 20), "settled: no notification due, debugfs "
              "reads the same twice in a row")
     report(t, skipped, elapsed)

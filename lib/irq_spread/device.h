@@ -161,6 +161,8 @@ struct irq_spread_vec_undo {
  * @empty: scratch of CPU hotplug: the spread vectors that lost their last
  *	CPU
  * @work: tells @ops->changed() of the vectors in @pending
+ * @refused: the interrupt core refused to move a vector as CPU hotplug
+ *	placed it: a set of what the device has places it again
  * @dead: unregistering: nothing is applied or reported any more
  *
  * Everything but @topo, @dev, @node, @pre, @nr, @post, @reserved, @ops,
@@ -206,6 +208,7 @@ struct irq_spread_dev {
 	struct irq_spread_vec_undo *undo;
 	unsigned long *empty;
 	struct work_struct work;
+	bool refused;
 	bool dead;
 };
 

@@ -259,7 +259,8 @@ slots:
  * Apply @sd->staged, the placement after a CPU went or came, if a spread
  * vector @moved or the device has a reserved vector on every CPU, which
  * follows every CPU; apply only what changed, and keep going past a
- * vector the interrupt core refuses.
+ * vector the interrupt core refuses, which the next set of the device's
+ * policy places (irq_spread_dev_set()).
  */
 static void irq_spread_dev_hotplug_commit(struct irq_spread_dev *sd, bool moved)
 {
@@ -269,7 +270,8 @@ static void irq_spread_dev_hotplug_commit(struct irq_spread_dev *sd, bool moved)
 		moved = sd->reserved[k] == IRQ_SPREAD_ALL_CPUS;
 	if (!moved)
 		return;
-	irq_spread_dev_commit(sd, sd->staged, sd->nr_active, 0);
+	if (irq_spread_dev_commit(sd, sd->staged, sd->nr_active, 0))
+		sd->refused = true;
 	swap(sd->placed, sd->staged);
 	irq_spread_dev_committed(sd);
 }

@@ -533,6 +533,7 @@ int irq_spread_dev_respread(struct irq_spread_dev *sd,
 	swap(sd->placed, sd->staged);
 	sd->nr_active = nr_active;
 	sd->policy = policy;
+	sd->refused = ret < 0;
 	irq_spread_dev_load(sd, false, false);
 	irq_spread_dev_note_fresh(sd);
 	irq_spread_dev_committed(sd);

@@ -56,8 +56,8 @@
  * use are placed afresh once, all or nothing.  A new policy hands the
  * administrator's vectors back to it.  Asking for what the device has
  * changes nothing, unless the interrupt core refused the driver's last
- * change of the vectors in use (irq_spread_dev_set_vectors()): then those
- * are placed now.  Returns 1 if the policy or the CPUs changed, 0 if
+ * change of the vectors in use (irq_spread_dev_set_vectors()) or a move
+ * of CPU hotplug: then those are placed now.  Returns 1 if the policy or the CPUs changed, 0 if
  * not, or a negative errno.
  */
 static int irq_spread_dev_configure(struct irq_spread_dev *sd,
@@ -90,7 +90,7 @@ static int irq_spread_dev_configure(struct irq_spread_dev *sd,
 		sd->restricted = !bitmap_empty(sd->exclude, n);
 	}
 	same = policy == sd->policy && bitmap_equal(old, sd->exclude, bits);
-	if (same && sd->nr_active == sd->nr_asked)
+	if (same && sd->nr_active == sd->nr_asked && !sd->refused)
 		goto unlock;
 	if (policy != sd->policy)
 		flags |= IRQ_SPREAD_COMMIT_RESET;

@@ -1657,16 +1657,18 @@ static void irq_spread_test_dev_admin(struct kunit *test)
  * A CPU comes online that a device was placed without: the device is
  * placed afresh, applying only what changed, and a vector the interrupt
  * core refuses does not stop the others (no undo on CPU hotplug); the
- * refused one keeps its interrupt's affinity.  Registered with CPU 1
- * offline, numa: node 0's threads 0, 2, 3, then node 1's first, 4; with
- * CPU 1 back: 0;1;2;3, vectors 1-3 move, vector 2's interrupt refuses.
+ * refused one keeps its interrupt's affinity, until a set of the policy
+ * the device has places it.  Registered with CPU 1 offline, numa: node
+ * 0's threads 0, 2, 3, then node 1's first, 4; with CPU 1 back: 0;1;2;3,
+ * vectors 1-3 move, vector 2's interrupt refuses.
  */
 static void irq_spread_test_dev_online_refused(struct kunit *test)
 {
 	struct dev_test *t = test->priv;
+	struct irq_spread_dev *sd;
 
 	__clear_bit(1, t->m->online);
-	dev_register(test, IRQ_SPREAD_NUMA, 4);
+	sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;2;3;4");
 	fake_sets_zero(test);
 
@@ -1676,6 +1678,14 @@ static void irq_spread_test_dev_online_refused(struct kunit *test)
 	t->fail_irq = 0;
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;3;3");
 	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 2);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
+
+	fake_sets_zero(test);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_policy(sd, IRQ_SPREAD_NUMA), 0);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;2;3");
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 1);
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_set_policy(sd, IRQ_SPREAD_NUMA), 0);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 1);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 4);
 }
 
@@ -1848,6 +1858,28 @@ static void caller_notify(struct kunit *test, struct irq_spread_dev *sd,
 	t->irq[i].pending = false;
 	irq_spread_dev_notify(sd, i, mask);
 	free_cpumask_var(mask);
+}
+
+/*
+ * irq_spread_dev_notify() passes on a caller's notification: for no
+ * device, or one whose interrupts the library sets itself (no
+ * &irq_spread_dev_ops.apply), it does nothing.  The administrator's write
+ * of CPU 6 to vector 1's interrupt, passed on so, is not taken: the vector
+ * is not the administrator's, the driver is told of no change.
+ */
+static void irq_spread_test_dev_notify_misuse(struct kunit *test)
+{
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 2);
+
+	fake_notify(test);
+	dev_calls(test, sd);
+	t->irq[1].aff = BIT(6);
+	t->irq[1].state = IRQ_PLACEMENT_USER;
+	caller_notify(test, NULL, 1);
+	caller_notify(test, sd, 1);
+	KUNIT_EXPECT_FALSE(test, irq_spread_dev_vector_admin(sd, 1));
+	KUNIT_EXPECT_STREQ(test, dev_calls(test, sd), "");
 }
 
 /*
@@ -3052,6 +3084,7 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_dev_admin),
 	KUNIT_CASE(irq_spread_test_dev_notified),
 	KUNIT_CASE(irq_spread_test_dev_online_refused),
+	KUNIT_CASE(irq_spread_test_dev_notify_misuse),
 	KUNIT_CASE(irq_spread_test_dev_hotplug_fallback),
 	KUNIT_CASE(irq_spread_test_dev_register_class_fails),
 	KUNIT_CASE(irq_spread_test_dev_caller_applies),
@@ -3464,8 +3497,69 @@ static void irq_spread_test_fault_register(struct kunit *test)
 	kunit_info(test, "register: %u allocations failed in turn", n - 1);
 }
 
+/*
+ * A topology set up with each allocation failing in turn: -ENOMEM and
+ * nothing to destroy, or, for an allocation with a fallback (kvmalloc()'s
+ * vmalloc()), 0.  A topology left so, as the system's is after that
+ * failure at boot, answers a spread and a query with -ENOMEM.  The
+ * topology is a copy of the test's machine, which has its own.
+ */
+static void irq_spread_test_fault_topology(struct kunit *test)
+{
+	struct dev_test *t = test->priv;
+	unsigned int nr_cpus = t->m->topo.nr_cpus, n, absorbed = 0;
+	struct irq_spread_topology *topo;
+	struct test_topo *copy;
+	unsigned long *masks;
+	bool fired;
+	int ret;
+
+	copy = kunit_kmalloc(test, sizeof(*copy), GFP_KERNEL);
+	masks = kunit_kcalloc(test, BITS_TO_LONGS(nr_cpus), sizeof(long),
+			      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	KUNIT_ASSERT_NOT_NULL(test, masks);
+	*copy = *t->m;
+	topo = &copy->topo;
+	memset(topo, 0, sizeof(*topo));
+	topo->leaving = t->m->topo.leaving;
+	for (n = 1;; n++) {
+		irq_spread_test_fail_nth(n);
+		ret = irq_spread_topology_init(topo, t->m->topo.ops, nr_cpus,
+					       t->m->topo.nr_nodes, copy);
+		fired = irq_spread_test_fail_nth_fired();
+		if (!fired)
+			break;
+		if (!ret) {
+			irq_spread_topology_destroy(topo);
+			absorbed++;
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, ret, -ENOMEM, "allocation %u", n);
+		KUNIT_EXPECT_TRUE_MSG(test, !topo->order && !topo->query,
+				      "allocation %u failed: something kept", n);
+		if (n > 1)
+			continue;
+		KUNIT_EXPECT_EQ(test, irq_spread_topo_cpus(topo, 0, 1,
+							   IRQ_SPREAD_NUMA, NULL,
+							   masks, BITS_TO_LONGS(nr_cpus)),
+				-ENOMEM);
+		KUNIT_EXPECT_EQ(test, irq_spread_topo_nth_cpu(topo, 0, 0,
+							      IRQ_SPREAD_NUMA),
+				-ENOMEM);
+		KUNIT_EXPECT_NULL(test, topo->load);
+	}
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_nth_cpu(topo, 0, 0, IRQ_SPREAD_NUMA),
+			0);
+	irq_spread_topology_destroy(topo);
+	kunit_info(test, "topology: %u allocations failed in turn: %u -ENOMEM, %u absorbed",
+		   n - 1, n - 1 - absorbed, absorbed);
+}
+
 static struct kunit_case irq_spread_fault_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_fault_register),
+	KUNIT_CASE(irq_spread_test_fault_topology),
 	KUNIT_CASE_PARAM(irq_spread_test_fault_op, fault_op_gen_params),
 	{}
 };

@@ -765,6 +765,33 @@ static void irq_spread_test_no_cpu(struct kunit *test)
 }
 
 /*
+ * A machine of no CPU: every spread and query -ENODEV, nothing placed.  A
+ * copy of MANA's VM, its topology set up for 0 CPUs.
+ */
+static void irq_spread_test_no_cpus(struct kunit *test)
+{
+	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_mana_vm);
+	struct test_topo *copy = kunit_kmalloc(test, sizeof(*copy), GFP_KERNEL);
+	struct irq_spread_topology *topo;
+	unsigned long mask = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	*copy = *t;
+	topo = &copy->topo;
+	memset(topo, 0, sizeof(*topo));
+	topo->leaving = t->topo.leaving;
+	KUNIT_ASSERT_EQ(test, irq_spread_topology_init(topo, t->topo.ops, 0, 1,
+						       copy), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_cpus(topo, 0, 1, POL_NUMA, NULL,
+						   &mask, 1), -ENODEV);
+	KUNIT_EXPECT_EQ(test, irq_spread_topo_nth_cpu(topo, 0, 0, POL_NUMA),
+			-ENODEV);
+	KUNIT_EXPECT_EQ(test, mask, 0);
+	KUNIT_EXPECT_NULL(test, topo->load);
+	irq_spread_topology_destroy(topo);
+}
+
+/*
  * The last eligible CPU on its way offline: the fallback to online CPUs
  * leaves it out too.  MANA's VM, CPUs 1-7 isolated, CPU 0 leaving: numa, 2
  * vectors on the online CPUs but 0, in order: 1;2.
@@ -989,6 +1016,7 @@ static struct kunit_case irq_spread_engine_test_cases[] = {
 	KUNIT_CASE_PARAM(irq_spread_test_load, load_gen_params),
 	KUNIT_CASE(irq_spread_test_invalid),
 	KUNIT_CASE(irq_spread_test_no_cpu),
+	KUNIT_CASE(irq_spread_test_no_cpus),
 	KUNIT_CASE(irq_spread_test_fallback_not_leaving),
 	KUNIT_CASE(irq_spread_test_node_runs),
 	{}

@@ -19,23 +19,12 @@ ISOLATED, NO_NODE_2 = frozenset([2, 3, 9]), "0-1 4-5"
 
 
 def kernel_log():
-    """The kernel log's messages, read from /dev/kmsg without blocking."""
-    fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
-    msgs = []
+    """The kernel log's messages, all of what it keeps."""
+    log = Kmsg(everything=True)
     try:
-        while True:
-            try:
-                rec = os.read(fd, 8192).decode(errors="replace")
-            except BlockingIOError:
-                break
-            except OSError as e:
-                if e.errno == errno.EPIPE:  # overwritten records: go on
-                    continue
-                raise
-            msgs.append(rec.split(";", 1)[-1].split("\n", 1)[0])
+        return log.lines()
     finally:
-        os.close(fd)
-    return msgs
+        log.close()
 
 
 def test(t):

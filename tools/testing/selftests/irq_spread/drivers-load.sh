@@ -44,27 +44,6 @@ def loaded():
         return {line.split()[0] for line in f if line.strip()}
 
 
-class Kmsg:
-    """The kernel log from now on, read from /dev/kmsg without blocking."""
-
-    def __init__(self):
-        self.fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
-        os.lseek(self.fd, 0, os.SEEK_END)
-
-    def new(self):
-        msgs = []
-        while True:
-            try:
-                rec = os.read(self.fd, 8192).decode(errors="replace")
-            except BlockingIOError:
-                return msgs
-            except OSError as e:
-                if e.errno == errno.EPIPE:  # overwritten records: go on
-                    continue
-                raise
-            msgs.append(rec.split(";", 1)[-1].split("\n", 1)[0])
-
-
 def find_modules(t):
     """Map module name to .ko path; skip if none of MODULES is there."""
     top = os.environ.get("IRQ_SPREAD_MODULES")
@@ -167,7 +146,7 @@ def test(t):
             t.result(rc == 0 and name not in loaded(),
                      "%s: rmmod %s" % (mod, name),
                      "rmmod %s: exit %d: %s" % (name, rc, out))
-    splats = [m for m in kmsg.new() if SPLAT.search(m)]
+    splats = [m for m in kmsg.lines() if SPLAT.search(m)]
     t.result(not splats, "no kernel splat while loading and unloading",
              "\n".join(splats[:20]))
 

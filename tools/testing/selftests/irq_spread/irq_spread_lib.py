@@ -587,6 +587,38 @@ def irq_placement(irq):
     return read("/proc/irq/%d/affinity_placement" % irq)
 
 
+class Kmsg:
+    """The kernel log's messages, read from /dev/kmsg without blocking:
+    those logged from the moment it is made on, or all of the log kept
+    with @everything."""
+
+    def __init__(self, everything=False):
+        self.fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
+        if not everything:
+            os.lseek(self.fd, 0, os.SEEK_END)
+
+    def lines(self):
+        """The messages logged since the last call, first line each."""
+        out = []
+        while True:
+            try:
+                rec = os.read(self.fd, 8192).decode(errors="replace")
+            except BlockingIOError:
+                return out
+            except OSError as e:
+                if e.errno == errno.EPIPE:  # overwritten records: go on
+                    continue
+                raise
+            out.append(rec.split(";", 1)[-1].split("\n", 1)[0])
+
+    def has(self, text):
+        """Whether a message logged since the last call holds @text."""
+        return any(text in m for m in self.lines())
+
+    def close(self):
+        os.close(self.fd)
+
+
 def nsim_fail_knob(dev_id):
     """netdevsim device @dev_id's fail_irq_affinity knob."""
     return "%s/netdevsim%d/fail_irq_affinity" % (NSIM_DEBUGFS, dev_id)

@@ -87,6 +87,68 @@ def hotplug(t, dev_id, tables):
     t.eq(rows[v][2], cpus, "numa, CPU %d online: the vector back" % cpu)
     t.eq(read("/proc/irq/%d/smp_affinity_list" % irq), fmt_cpulist(cpus),
          "numa, CPU %d online: /proc/irq has it back" % cpu)
+    if tables:
+        move_refused(t, dev_id, v, irq, cpu)
+
+
+def napi_not_placed(t, dev):
+    """napi-set of the policy on a pool port's NAPI, whose IRQ irq_spread
+    does not place: EOPNOTSUPP with an extack."""
+    ifname = os.path.basename(sorted(glob.glob(dev + "/net/*"))[0])
+    ifindex = int(read("/sys/class/net/%s/ifindex" % ifname))
+    set_link(ifname, True)
+    try:
+        napis = [n for n in netdev_nl().dump("napi-get",
+                                             {"ifindex": ifindex})
+                 if n.get("irq")]
+        t.result(napis, "%s, up, has NAPIs with an IRQ" % ifname)
+        if napis:
+            r = nl_do("napi-set", {"id": napis[0]["id"],
+                                   "irq-affinity-source": "policy"})
+            t.result(r.err == errno.EOPNOTSUPP and r.extack,
+                     "napi-set of a pool port's NAPI: EOPNOTSUPP with an "
+                     "extack", "got %r" % r)
+    finally:
+        set_link(ifname, False)
+
+
+def request_refused(t, dev_id):
+    """The first port's first get requests vector 0 for CPU 8 (hand table),
+    which the lines refuse: the port is not made (ENOSPC), no vector is
+    requested."""
+    what = "numa, a new vector's CPU 8 refused"
+    nsim_fail_irq_affinity(dev_id, {8})
+    dev = NSIM_BUS + "/devices/netdevsim%d" % dev_id
+    t.eq(write(dev + "/new_port", "0"), errno.ENOSPC,
+         "%s: new_port fails with ENOSPC" % what)
+    nsim_fail_irq_affinity(dev_id, ())
+    head, rows = pool_state(dev_id)
+    t.eq((head.get("users"), rows, nsim_irq_actions(dev_id),
+          glob.glob(dev + "/net/*")), ("0", {}, {}, []),
+         "%s: no vector requested, no port" % what)
+
+
+def move_refused(t, dev_id, v, irq, cpu):
+    """CPU @cpu offline again, the CPU the pool places its vector @v on
+    refused: the pool keeps its choice and logs the refusal; the interrupt
+    core moves the IRQ off @cpu as it does any other."""
+    what = "numa, CPU %d offline, %s refused" % (cpu, POOL_OFF)
+    nsim_fail_irq_affinity(dev_id, parse_cpulist(POOL_OFF))
+    log = Kmsg()
+    hp.set(cpu, False)
+    nsim_fail_irq_affinity(dev_id, ())
+    t.result(log.has("pool netdevsim%d: affinity of IRQ %d not set: -28"
+                     % (dev_id, irq)), "%s: logged" % what)
+    log.close()
+    _, rows = pool_state(dev_id)
+    t.eq(fmt_cpulist(rows[v][2]), POOL_OFF,
+         "%s: the pool's CPU for the vector" % what)
+    t.eq(irq_effective(irq), frozenset([0]),
+         "%s: the line on the first online CPU not listed" % what)
+    hp.set(cpu, True)
+    _, rows = pool_state(dev_id)
+    t.eq((rows[v][2], irq_affinity(irq)), ({cpu}, frozenset([cpu])),
+         "numa, CPU %d online: the vector and its IRQ back" % cpu)
 
 
 def test(t):
@@ -102,6 +164,8 @@ def test(t):
         try:
             write_ok("%s/netdevsim%d/irq_pool" % (NSIM_DEBUGFS, dev_id),
                      "%d" % VECTORS)
+            if policy == "numa" and tables:
+                request_refused(t, dev_id)
             for p in range(PORTS):
                 write_ok(dev + "/new_port", "%d" % p)
 
@@ -139,6 +203,8 @@ def test(t):
             regs += [r.device for r in devices_table()
                      if r.device.startswith(sysfs_path(dev) + "/")]
             t.eq(regs, [], "%s: pool ports not registered" % what)
+            if policy == "numa":
+                napi_not_placed(t, dev)
             if policy == "numa":
                 hotplug(t, dev_id, tables)
 

@@ -60,6 +60,90 @@ def refused(t, dev, fail, what, write):
     no_admin(t, dev, what)
 
 
+def back_refused(t, dev, want):
+    """napi-set of an administrator's queue back to the policy, whose
+    mask the lines refuse: ENOSPC, the queue stays the administrator's."""
+    what = "napi-set of queue 1 back to the policy, 10 listed"
+    dev.set_affinity(1, {11})
+    t.result(dev.wait_state(1, "admin"), "queue 1 the administrator's, on 11")
+    nsim_fail_irq_affinity(dev.id, {10})
+    before = dev.state()
+    t.eq(dev.to_policy(1), ENOSPC, "%s: refused with ENOSPC" % what)
+    nsim_fail_irq_affinity(dev.id, ())
+    t.eq(dev.state(), before, "%s: as it was, the administrator's on 11"
+         % what)
+    t.eq(dev.to_policy(1), 0, "napi-set back to the policy, nothing listed")
+    check_placement(t, dev, want("core"), "queue 1 back to the policy")
+    no_admin(t, dev, "queue 1 back to the policy")
+
+
+def undo_refused(t, dev):
+    """A refused policy set whose undo is refused too (hand table)."""
+    what = "core from numa, 9 and 12 listed"
+    t.eq(dev.set_policy("numa"), 0, "policy numa")
+    check_placement(t, dev, table(STEPS["numa"]), "numa")
+    nsim_fail_irq_affinity(dev.id, {9, 12})
+    log = Kmsg()
+    t.eq(dev.set_policy("core"), ENOSPC, "%s: refused with ENOSPC" % what)
+    nsim_fail_irq_affinity(dev.id, ())
+    t.result(log.has("irq_spread: IRQ %d not moved back: -28" % dev.irqs[1]),
+             "%s: queue 1 not moved back, logged" % what)
+    log.close()
+    t.eq(dev.policy(), "numa", "%s: still numa" % what)
+    t.eq(dev.affinities(), table("8 10 10 11"),
+         "%s: queue 1 left on 10, the others as they were" % what)
+    t.eq(dev.set_policy("core"), 0, "policy core, nothing listed")
+    check_placement(t, dev, table(STEPS["core"]), "core after the undo")
+    no_admin(t, dev, "core after the undo")
+
+
+def fallback_refused(t, dev, topo, want):
+    """An administrator's IRQ whose CPU goes offline, the CPU left in its
+    mask refused: the interrupt core's retry on every online CPU."""
+    what = "CPU 8 offline, queue 0 the administrator's on 8-9, 9 listed"
+    dev.set_affinity(0, {8, 9})
+    t.result(dev.wait_state(0, "admin"), "queue 0 the administrator's")
+    t.eq(dev.effective(0), frozenset([8]), "queue 0's line on 8")
+    nsim_fail_irq_affinity(dev.id, {9})
+    hp.set(8, False)
+    t.eq((dev.affinity(0), dev.effective(0)), (topo.online(), frozenset([0])),
+         "%s: broken to every online CPU, the line on the first not "
+         "listed" % what)
+    nsim_fail_irq_affinity(dev.id, ())
+    hp.set(8, True)
+    t.eq(dev.to_policy(0), 0, "queue 0 back to the policy")
+    check_placement(t, dev, want("core"), "queue 0 back to the policy")
+    no_admin(t, dev, "queue 0 back to the policy")
+
+
+def home_refused(t, dev, topo, want):
+    """CPU 12 offline as before, and its way home refused: the interrupt
+    core's move home and irq_spread's placement of queue 2 as CPU 12 comes
+    back, past which irq_spread places the other queues."""
+    what = "CPU 12 online, 12 listed"
+    nsim_fail_irq_affinity(dev.id, topo.online() - {0})
+    seen = notified(dev.irqs[2])
+    hp.set(12, False)
+    t.result(wait_notified(dev.irqs[2], seen + 1),
+             "CPU 12 offline again: the broken mask's notification handled")
+    nsim_fail_irq_affinity(dev.id, {12})
+    log = Kmsg()
+    hp.set(12, True)
+    nsim_fail_irq_affinity(dev.id, ())
+    t.result(log.has("irq_spread: affinity of IRQ %d not set: -28"
+                     % dev.irqs[2]),
+             "%s: irq_spread's placement of queue 2 refused, logged" % what)
+    log.close()
+    t.eq(dev.effective(2), frozenset([0]),
+         "%s: queue 2's line stays on CPU 0" % what)
+    t.eq([dev.affinity(q) for q in (0, 1, 3)],
+         [frozenset([8]), frozenset([10]), frozenset([14])],
+         "%s: the other queues stay" % what)
+    no_admin(t, dev, what)
+    t.eq(dev.set_policy("core"), 0, "the policy set again, nothing listed")
+    check_placement(t, dev, want("core"), "the policy set again: home")
+
+
 def test(t):
     topo, tables = machine(t)
     if len(topo.nodes) < 4:
@@ -79,6 +163,16 @@ def test(t):
 
     refused(t, dev, set(range(8)), "CPUs 0-7",
             lambda: dev.set_cpus(set(range(8))))
+    refused(t, dev, {11}, "the administrator's 11 for queue 1",
+            lambda: write("/proc/irq/%d/smp_affinity_list" % dev.irqs[1],
+                          "11"))
+
+    back_refused(t, dev, want)
+    if tables:
+        undo_refused(t, dev)
+    if not pluggable(8) or dev.effective(0) != frozenset([8]):
+        raise Skip("CPU 8 not hot-pluggable, or not queue 0's")
+    fallback_refused(t, dev, topo, want)
 
     set_channels(dev, 2)
     check_placement(t, dev, table("8 10") if tables else None,
@@ -113,6 +207,7 @@ def test(t):
     hp.set(gone, True)
     check_placement(t, dev, want("core"), "CPU 12 online")
     no_admin(t, dev, "CPU 12 online")
+    home_refused(t, dev, topo, want)
 
     # Event IRQs, which irq_spread sets itself, with their hint.
     dev.remove()

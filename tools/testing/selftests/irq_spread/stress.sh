@@ -250,36 +250,6 @@ def pause(top=PAUSE):
 
 
 # ---------------------------------------------------------------------------
-# The kernel log, read from /dev/kmsg
-
-
-class Kmsg:
-    """The kernel's log records from the moment made on."""
-
-    def __init__(self):
-        self.fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
-        os.lseek(self.fd, 0, os.SEEK_END)
-
-    def lines(self):
-        """The messages logged since the last call (or since made)."""
-        out = []
-        while True:
-            try:
-                rec = os.read(self.fd, 8192)
-            except BlockingIOError:
-                return out
-            except OSError as e:
-                if e.errno == errno.EPIPE:  # overwritten: go on
-                    continue
-                raise
-            head, _, msg = rec.decode(errors="replace").partition(";")
-            out.append(msg.split("\n")[0])
-
-    def close(self):
-        os.close(self.fd)
-
-
-# ---------------------------------------------------------------------------
 # XDP: a program returning XDP_PASS, loaded with bpf() and attached in
 # driver mode with rtnetlink (no clang, libbpf or bpftool needed), which
 # netdevsim takes (ndo_bpf, with CONFIG_BPF_SYSCALL)

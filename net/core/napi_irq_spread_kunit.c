@@ -24,7 +24,14 @@
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/nodemask.h>
+#include <linux/skbuff.h>
 #include <linux/topology.h>
+#include <net/netdev_lock.h>
+#include <net/netlink.h>
+
+#include "napi_irq_spread_nl.h"
+
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 
 #define NAPI_TEST_QUEUES	4
 
@@ -153,11 +160,57 @@ static void irq_spread_test_napi_fallback_node(struct kunit *test)
 	napi_test_expect_near(test);
 }
 
-#ifdef CONFIG_HOTPLUG_CPU
 static int napi_test_poll(struct napi_struct *napi, int budget)
 {
 	return 0;
 }
+
+/* A NAPI of index 0 with an interrupt, before registration. */
+static void napi_test_add_irq(struct kunit *test)
+{
+	struct napi_test *t = test->priv;
+
+	t->domain = irq_domain_create_sim(NULL, 1);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->domain);
+	t->irq = irq_create_mapping(t->domain, 0);
+	KUNIT_ASSERT_GT(test, t->irq, 0);
+	netif_napi_add_config(t->dev, &t->napi, napi_test_poll, 0);
+	netif_napi_set_irq(&t->napi, t->irq);
+	KUNIT_ASSERT_TRUE(test, test_bit(NAPI_STATE_HAS_NOTIFIER,
+					 &t->napi.state));
+}
+
+/*
+ * netdev netlink's fills of a placed netdev and NAPI into a message
+ * without room: -EMSGSIZE, nothing put; with room for the policy alone,
+ * the netdev's fails on its CPUs (the caller cancels the message).
+ */
+static void irq_spread_test_napi_fill_no_room(struct kunit *test)
+{
+	struct napi_test *t = test->priv;
+	struct sk_buff *skb;
+	unsigned int len;
+
+	napi_test_add_irq(test);
+	napi_test_register(test);
+	KUNIT_ASSERT_NOT_NULL(test, t->dev->napi_irq_spread);
+	skb = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_put(skb, skb_tailroom(skb));
+	len = skb->len;
+
+	netdev_lock(t->dev);
+	KUNIT_EXPECT_EQ(test, netdev_irq_spread_fill(skb, t->dev), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, napi_irq_spread_fill(skb, &t->napi), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, skb->len, len);
+	skb_trim(skb, len - nla_total_size(sizeof(u32)));
+	KUNIT_EXPECT_EQ(test, netdev_irq_spread_fill(skb, t->dev), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, skb->len, len);
+	netdev_unlock(t->dev);
+	kfree_skb(skb);
+}
+
+#ifdef CONFIG_HOTPLUG_CPU
 
 /*
  * Without irq_spread, the interrupt core's notification that CPU hotplug
@@ -174,14 +227,7 @@ static void irq_spread_test_napi_hotplug_fallback(struct kunit *test)
 
 	kunit_activate_static_stub(test, irq_spread_dev_register,
 				   napi_test_register_fails);
-	t->domain = irq_domain_create_sim(NULL, 1);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->domain);
-	t->irq = irq_create_mapping(t->domain, 0);
-	KUNIT_ASSERT_GT(test, t->irq, 0);
-	netif_napi_add_config(t->dev, &t->napi, napi_test_poll, 0);
-	netif_napi_set_irq(&t->napi, t->irq);
-	KUNIT_ASSERT_TRUE(test, test_bit(NAPI_STATE_HAS_NOTIFIER,
-					 &t->napi.state));
+	napi_test_add_irq(test);
 	napi_test_register(test);
 
 	stored = &t->dev->napi_config[0].affinity_mask;
@@ -210,6 +256,7 @@ static void irq_spread_test_napi_hotplug_fallback(struct kunit *test)
 static struct kunit_case irq_spread_napi_cases[] = {
 	KUNIT_CASE(irq_spread_test_napi_placed),
 	KUNIT_CASE(irq_spread_test_napi_fallback_node),
+	KUNIT_CASE(irq_spread_test_napi_fill_no_room),
 #ifdef CONFIG_HOTPLUG_CPU
 	KUNIT_CASE(irq_spread_test_napi_hotplug_fallback),
 #endif

@@ -19,6 +19,8 @@
 #include <net/netlink.h>
 #include <uapi/linux/netdev.h>
 
+#include <kunit/visibility.h>
+
 #include "napi_irq_spread.h"
 #include "napi_irq_spread_nl.h"
 
@@ -70,6 +72,7 @@ int netdev_irq_spread_fill(struct sk_buff *rsp, struct net_device *dev)
 		return -EMSGSIZE;
 	return netdev_irq_spread_put_cpus(rsp, sd);
 }
+EXPORT_SYMBOL_IF_KUNIT(netdev_irq_spread_fill);
 
 /*
  * Read the bitmap of @attr into @cpus: u32 words, bit i of word w CPU
@@ -208,6 +211,7 @@ int napi_irq_spread_fill(struct sk_buff *rsp, struct napi_struct *napi)
 		source = NETDEV_IRQ_AFFINITY_SOURCE_USER;
 	return nla_put_u32(rsp, NETDEV_A_NAPI_IRQ_AFFINITY_SOURCE, source);
 }
+EXPORT_SYMBOL_IF_KUNIT(napi_irq_spread_fill);
 
 /**
  * napi_irq_spread_set - hand a NAPI's IRQ back to the policy from napi-set

@@ -77,6 +77,32 @@ def back_refused(t, dev, want):
     no_admin(t, dev, "queue 1 back to the policy")
 
 
+def attach_refused(t, dev, want):
+    """The link up again with queue 0's CPU listed: its IRQ is not
+    placed, said in a warning, and the others are; an administrator's
+    queue whose CPU is listed keeps its IRQ as it is, the user's."""
+    what = "link up, 8 and 11 listed"
+    dev.set_affinity(1, {11})
+    t.result(dev.wait_state(1, "admin"), "queue 1 the administrator's, on 11")
+    dev.link(False)
+    nsim_fail_irq_affinity(dev.id, {8, 11})
+    log = Kmsg()
+    dev.link(True)
+    nsim_fail_irq_affinity(dev.id, ())
+    t.result(log.has("IRQ %d of NAPI index 0 not placed: -28" % dev.irqs[0]),
+             "%s: queue 0's IRQ not placed, said" % what)
+    log.close()
+    t.eq(dev.placements(), ["none", "user", "placed", "placed"],
+         "%s: queue 0's IRQ not placed, queue 1's the user's" % what)
+    t.eq((dev.rows()[1].state, dev.affinity(1)), ("admin", frozenset([11])),
+         "%s: queue 1 attached, the administrator's, on 11" % what)
+    dev.link(False)
+    dev.link(True)
+    t.eq(dev.to_policy(1), 0, "queue 1 back to the policy")
+    check_placement(t, dev, want("core"), "link up, nothing listed")
+    no_admin(t, dev, "link up, nothing listed")
+
+
 def undo_refused(t, dev):
     """A refused policy set whose undo is refused too (hand table)."""
     what = "core from numa, 9 and 12 listed"
@@ -168,6 +194,7 @@ def test(t):
                           "11"))
 
     back_refused(t, dev, want)
+    attach_refused(t, dev, want)
     if tables:
         undo_refused(t, dev)
     if not pluggable(8) or dev.effective(0) != frozenset([8]):

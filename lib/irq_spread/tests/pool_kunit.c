@@ -1439,6 +1439,14 @@ static void irq_spread_pool_test_place_only(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_put(sf[0]->sd, 2), -EINVAL);
 	place_only_other_machine(test, t, pool);
 
+	/* The driver cannot request a vector: its error, nothing served. */
+	dev->fail = -EIO;
+	KUNIT_EXPECT_EQ(test, irq_spread_dev_pool_get(sf[0]->sd, 0, pool), -EIO);
+	dev->fail = 0;
+	KUNIT_EXPECT_STREQ(test, pool_dev_masks(test, sf[0], 2), "4;5");
+	KUNIT_EXPECT_STREQ(test, pool_calls(test, sf[0]), "");
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 4);
+
 	/*
 	 * SF 0's vector 0, any CPU: a new pool vector on the least loaded
 	 * CPU of the node, 4; its vector 1, not on 4: 5.  SF 1's, each on
@@ -2204,9 +2212,71 @@ static void irq_spread_pool_test_fault_get(struct kunit *test)
 		   failed[0], failed[1]);
 }
 
+/*
+ * The owner's policy written (irq_spread_pool_test_owner()'s first
+ * write), each allocation failing in turn: -ENOMEM, and the owner and
+ * the pool as they were; or the owner's policy taken, and the pool moved
+ * with it, or, its own placement's allocation failing (logged), kept
+ * where it was.
+ */
+static void irq_spread_pool_test_fault_owner(struct kunit *test)
+{
+	static const char * const before = "0\t1000\t1\t1\n1\t1001\t1\t2\n";
+	static const char * const moved = "0\t1000\t1\t2-3\n1\t1001\t1\t0-1\n";
+	struct test_topo *t = irq_spread_test_topo_new(test, &smt2);
+	struct pool_dev *dev = pool_dev_new(test);
+	unsigned int n, kept = 0, failed = 0;
+	struct irq_spread_pool *pool;
+	struct pool_consumer *owner;
+	const char *rows;
+	char buf[64];
+	int vecs[2], ret;
+
+	owner = pool_register(test, t, "irq_spread_pool_owner", 1,
+			      IRQ_SPREAD_NUMA, IRQ_SPREAD_DEV_NO_CLASS);
+	pool_attach(test, owner, 1);
+	pool = pool_owned(test, t, dev, owner->sd, 4);
+	vecs[0] = pool_get(test, t, pool, "*", buf, sizeof(buf));
+	vecs[1] = pool_get(test, t, pool, "*", buf, sizeof(buf));
+	KUNIT_ASSERT_STREQ(test, pool_rows(test, pool), before);
+
+	for (n = 1;; n++) {
+		irq_spread_test_fail_nth(n);
+		ret = irq_spread_dev_set_policy(owner->sd, IRQ_SPREAD_NUMA_CORE);
+		if (!irq_spread_test_fail_nth_fired())
+			break;
+		rows = pool_rows(test, pool);
+		if (ret) {
+			KUNIT_EXPECT_EQ_MSG(test, ret, -ENOMEM, "allocation %u", n);
+			KUNIT_ASSERT_STREQ_MSG(test, pool_dev_masks(test, owner, 1),
+					       "0", "allocation %u", n);
+			KUNIT_ASSERT_STREQ_MSG(test, rows, before, "allocation %u", n);
+			failed++;
+			continue;
+		}
+		KUNIT_ASSERT_STREQ_MSG(test, pool_dev_masks(test, owner, 1), "0-1",
+				       "allocation %u", n);
+		if (!strcmp(rows, before))
+			kept++;
+		else
+			KUNIT_ASSERT_STREQ_MSG(test, rows, moved, "allocation %u", n);
+		KUNIT_ASSERT_EQ(test, irq_spread_dev_set_policy(owner->sd,
+								IRQ_SPREAD_NUMA), 0);
+		KUNIT_ASSERT_STREQ(test, pool_rows(test, pool), before);
+	}
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_STREQ(test, pool_rows(test, pool), moved);
+	KUNIT_EXPECT_GT(test, kept, 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 2 + 4);
+	kunit_info(test, "owner's policy: %u allocations failed in turn: %u -ENOMEM, %u with the pool kept where it was",
+		   n - 1, failed, kept);
+	pool_put_owned(test, t, dev, pool, vecs, ARRAY_SIZE(vecs), 2);
+}
+
 static struct kunit_case irq_spread_pool_fault_test_cases[] = {
 	KUNIT_CASE(irq_spread_pool_test_fault_create),
 	KUNIT_CASE(irq_spread_pool_test_fault_get),
+	KUNIT_CASE(irq_spread_pool_test_fault_owner),
 	{}
 };
 

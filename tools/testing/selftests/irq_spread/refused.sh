@@ -103,6 +103,22 @@ def attach_refused(t, dev, want):
     no_admin(t, dev, "link up, nothing listed")
 
 
+def inactive_hotplug(t, dev, topo):
+    """A queue not in use keeps its IRQ where it was, placed: as that CPU
+    goes offline, irq_spread declines to say where the IRQ goes (the
+    interrupt core's fallback: every online CPU, the line on the first),
+    and the IRQ goes home with the CPU."""
+    what = "queue 2 not in use, CPU 12 offline"
+    t.eq((dev.affinity(2), irq_placement(dev.irqs[2])),
+         (frozenset([12]), "placed"), "queue 2 not in use: placed, on 12")
+    hp.set(12, False)
+    t.eq((dev.affinity(2), dev.effective(2)), (topo.online(), frozenset([0])),
+         "%s: the interrupt core's fallback" % what)
+    hp.set(12, True)
+    t.eq((dev.affinity(2), irq_placement(dev.irqs[2])),
+         (frozenset([12]), "placed"), "CPU 12 online: queue 2's IRQ home")
+
+
 def undo_refused(t, dev):
     """A refused policy set whose undo is refused too (hand table)."""
     what = "core from numa, 9 and 12 listed"
@@ -204,6 +220,8 @@ def test(t):
     set_channels(dev, 2)
     check_placement(t, dev, table("8 10") if tables else None,
                     "ethtool -L 2", active=2)
+    if tables:
+        inactive_hotplug(t, dev, topo)
     nsim_fail_irq_affinity(dev.id, {12, 14})
     before = (dev.rows(), dev.affinities(), dev.placements())
     set_channels(dev, 4)

@@ -10,30 +10,47 @@
 # device's policy and CPUs, its rows in irq_spread's debugfs, each queue
 # IRQ's affinity, effective affinity, hint and placement (Nsim.state());
 # or, where the error can come after the change (a netlink reply), the
-# operation did all of it.  An operation that returns success did all of
-# it, or fell back as documented (a netdev whose registration with the
-# library failed keeps netif_set_affinity_auto()'s spread).  Each operation is undone after it succeeded, and must leave the
-# state it started from.  At the end, a device made afresh is placed as
-# one made before the failures: nothing leaked into the per-CPU load.
+# operation did all of it; or, for a devlink reload, the errno left the
+# devlink instance "reload failed", its ports and event IRQs gone, as
+# devlink documents, and a reload without fault injection brought the
+# start state back (the only operation that recovers so).  An operation
+# that returns success did all of it, or fell back as documented (a
+# netdev whose registration with the library failed keeps
+# netif_set_affinity_auto()'s spread).
+# Each operation is undone after it succeeded, and must leave the state
+# it started from (a devlink reload leaves it as it was).  At the end, a
+# device made afresh is placed as one made before the failures: nothing
+# leaked into the per-CPU load.
 #
 # The operations: netdev netlink dev-set of a policy and of CPUs, the
 # administrator's write to /proc/irq/N/smp_affinity_list, napi-set of the
-# IRQ back to the policy, ethtool -L (SIOCETHTOOL), the link down and up
-# (SIOCSIFFLAGS), a CPU of the device's node offline and online again (the
-# library's allocations on the CPU's hotplug thread, cpuhp/N, whose
-# fail-nth is armed: a hotplug step does not fail, the placement after a
-# failure must hold), a netdevsim device created (new_device; a probe that
-# fails leaves netdevsim's device without a port, which is deleted), once
-# failing the library's allocations and once netdevsim's own, a write of
-# a class device's cpus (netdevsim's event IRQs), and reads of that file,
-# of /sys/class/irq_spread/irqs and of irq_spread's debugfs files, a
-# netdev netlink dev-get (an errno, or the file or reply, and nothing
-# changed), and netdevsim's fail_irq_affinity knob written and read.
+# IRQ back to the policy, ethtool -L (SIOCETHTOOL) and the link down and
+# up (SIOCSIFFLAGS), of which only the allocations with the library's
+# code on the stack fail (nearly all of theirs are net core's and
+# netdevsim's: the stack trace filter), a CPU of the device's node
+# offline and online again (the library's allocations on the CPU's
+# hotplug thread, cpuhp/N, whose fail-nth is armed: a hotplug step does
+# not fail, the placement after a failure must hold), a netdevsim device
+# created (new_device; a probe that fails leaves netdevsim's device
+# without a port, which is deleted), once failing the library's
+# allocations and once netdevsim's own, a write of a class device's cpus
+# (netdevsim's event IRQs), and reads of that file, of
+# /sys/class/irq_spread/irqs and of irq_spread's debugfs files, a netdev
+# netlink dev-get (an errno, or the file or reply, and nothing changed),
+# netdevsim's fail_irq_affinity knob written and read; in netdevsim's
+# pool mode, a port made (new_port) whose queues request vectors of the
+# device's irq_spread pool, failing the library's, netdevsim's IRQ
+# code's and nsim_bpf_init()'s allocations, and the first port, which
+# creates the pool (nsim_irq_pool_get()'s); a devlink reload (YNL, in
+# the test's thread) of a device with event IRQs, failing netdevsim's IRQ
+# code's allocations, and of one with a port as well, failing those of
+# the port's IRQs.  A reload whose event IRQs the interrupt core refuses
+# (fail_irq_affinity) fails with ENOSPC and is recovered by a reload.
 #
 # fail-nth fails only what failslab and fail_page_alloc let fail: their
 # ignore-gfp-wait are set to N for the test (and back to Y), their
 # verbose to 0 (a failure dumps no stack).  One line per operation says
-# how many allocations were failed.
+# how many allocations were failed and how each ended.
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
@@ -42,7 +59,13 @@ from irq_spread_lib import *
 FAULT = "/sys/kernel/debug"
 ATTRS = ("failslab", "fail_page_alloc")
 DEV_ID, PROBE_ID, NEW_ID, EV_ID = 7801, 7802, 7803, 7804
+POOL_ID, FIRST_ID, RELOAD_ID, RELOAD_PORTS_ID = 7805, 7806, 7807, 7808
 QUEUES = 4
+POOL_VECTORS, POOL_QUEUES = 4, 2
+# A reload's sweep fails each allocation of netdevsim's IRQ code, and
+# each failure costs a reload more: one event IRQ.
+EV_IRQS, EV_QUEUES = 1, 2
+DEVLINK_SPEC = KSRC + "/Documentation/netlink/specs/devlink.yaml"
 ERRNOS = (errno.ENOMEM, errno.ENOBUFS)
 
 
@@ -92,7 +115,12 @@ class Op:
 
     desc = ""
     after_error = False  # the errno may come after the change
-    changes = True  # False: a read, which must change nothing
+    # False: a read, or an operation that makes again what it undoes (a
+    # devlink reload): a success leaves the state as it was.
+    changes = True
+    # How recover() puts the start state back after an errno that left
+    # the state changed, as documented; "": it does not.
+    recovery = ""
 
     def prepare(self):
         pass
@@ -111,6 +139,12 @@ class Op:
     def settle(self):
         """Wait for what the operation left to a work item; True if it
         failed after all (and was cleaned up)."""
+        return False
+
+    def recover(self):
+        """After an errno that left the state changed: put the start state
+        back as the kernel documents it (self.recovery), without fault
+        injection; False if the operation has no such recovery."""
         return False
 
 
@@ -199,10 +233,24 @@ class ToPolicy(Op):
         self.write.settle()
 
 
-class Channels(Op):
+class LibraryOnly(Op):
+    """An operation of which only the allocations with the irq_spread
+    library on the stack fail (the stack trace filter, as CpuHotplug's):
+    nearly all of an ethtool -L's or a link change's are net core's and
+    netdevsim's, absorbed or returned as upstream does."""
+
+    def prepare(self):
+        self.saved = {}
+        require(self.saved, library_text())
+
+    def finish(self):
+        unrequire(self.saved)
+
+
+class Channels(LibraryOnly):
     def __init__(self, dev, n):
         self.dev, self.n = dev, n
-        self.desc = "ethtool -L combined %d" % n
+        self.desc = "ethtool -L combined %d (the library's allocations)" % n
 
     def state(self):
         return self.dev.state()
@@ -221,12 +269,14 @@ class Channels(Op):
         ethtool_channels(self.dev.ifname, self.dev.queues)
 
 
-class Link(Op):
+class Link(LibraryOnly):
     def __init__(self, dev, up):
         self.dev, self.up = dev, up
-        self.desc = "link " + ("up" if up else "down")
+        self.desc = "link %s (the library's allocations)" % (
+            "up" if up else "down")
 
     def prepare(self):
+        super().prepare()
         set_link(self.dev.ifname, not self.up)
 
     def state(self):
@@ -328,9 +378,18 @@ class DevGet(Op):
         pass
 
 
+_SYMBOLS = []
+
+
 def text_symbols():
     """The kernel's functions, (address, name) in address order, those of
-    .init.text left out (freed after boot)."""
+    .init.text left out (freed after boot); read once."""
+    if not _SYMBOLS:
+        _SYMBOLS.append(read_text_symbols())
+    return _SYMBOLS[0]
+
+
+def read_text_symbols():
     syms, init = [], {}
     with open("/proc/kallsyms") as f:
         for line in f:
@@ -526,9 +585,275 @@ class NewDeviceNsim(NewDevice):
     # not fixed here).
     reject = staticmethod(lambda: function_text("register_irq_proc"))
 
+    @classmethod
+    def filter(cls):
+        """(text, depth, reject) of require()."""
+        return cls.text(), cls.depth, cls.reject()
+
     def __init__(self, node):
         super().__init__(node)
         self.desc = "netdevsim new_device (netdevsim's IRQ allocations)"
+
+
+def nsim_irqs(dev_id):
+    """{name: IRQ} of netdevsim device @dev_id's queue and event IRQs in
+    /proc/interrupts (nsim<ID>p<port>-rx<queue>, nsim<ID>-ev<N>), a
+    queue IRQ of a pool once per queue that shares it."""
+    out = {}
+    pat = re.compile(r"\bnsim%d(?:p\d+-rx|-ev)\d+\b" % dev_id)
+    with open("/proc/interrupts") as f:
+        for line in f:
+            m = re.match(r"^\s*(\d+):", line)
+            if m:
+                for name in pat.findall(line):
+                    out[name] = int(m.group(1))
+    return out
+
+
+class PoolDevice:
+    """A netdevsim device in pool mode, on @node: made with no port, its
+    irq_pool knob set to POOL_VECTORS, so that the RX queues of the ports
+    made afterwards (POOL_QUEUES each) take IRQs from an irq_spread pool
+    of the device, which its first port creates and which stays until
+    the device is deleted (nsim_irq_pool_get()).  Removed by run() at the
+    end, as Nsim devices are."""
+
+    def __init__(self, dev_id, node):
+        self.id, self.node = dev_id, node
+        self.busdev = "%s/devices/netdevsim%d" % (NSIM_BUS, dev_id)
+        self.pool_file = "%s/pools/netdevsim%d" % (DEBUGFS, dev_id)
+        Nsim.created.append(self)
+        self.make()
+
+    def make(self):
+        write_ok(NSIM_BUS + "/new_device", "%d 0 %d %d"
+                 % (self.id, POOL_QUEUES, self.node))
+        self.alive = True
+        write_ok("%s/netdevsim%d/irq_pool" % (NSIM_DEBUGFS, self.id),
+                 "%d" % POOL_VECTORS)
+
+    def remove(self):
+        if self.alive:
+            self.alive = False
+            write_ok(NSIM_BUS + "/del_device", "%d" % self.id)
+
+    def state(self):
+        """Its netdevs, its pool's debugfs file (None: no pool), its
+        queues' IRQs, and the library's devices table (pool ports do not
+        register: nothing of theirs may appear there)."""
+        return (tuple(sorted(os.path.basename(n) for n in
+                             glob.glob(self.busdev + "/net/*"))),
+                read_or(self.pool_file, None),
+                tuple(sorted(nsim_irqs(self.id).items())),
+                tuple(devices_table()))
+
+
+class NewPort(Op):
+    """new_port @port of pool device @pdev, of which only the allocations
+    with @text ([start, end)) on the stack, within @depth frames if given,
+    none in @reject, fail; undone by del_port."""
+
+    def __init__(self, pdev, port, what, text, depth=None,
+                 reject=(None, None)):
+        self.pdev, self.port = pdev, port
+        self.desc = "new_port of a pool device (%s)" % what
+        self.filter = (text, depth, reject)
+        self.saved = {}
+
+    def prepare(self):
+        require(self.saved, *self.filter)
+
+    def finish(self):
+        unrequire(self.saved)
+
+    def state(self):
+        return self.pdev.state()
+
+    def ready(self):
+        self.fd = os.open(self.pdev.busdev + "/new_port", os.O_WRONLY)
+
+    def run(self):
+        try:
+            return errno_of(lambda: os.write(self.fd, b"%d" % self.port))
+        finally:
+            os.close(self.fd)
+
+    def undo(self):
+        write_ok(self.pdev.busdev + "/del_port", "%d" % self.port)
+
+
+def pool_port(pdev, what, text, depth=None, reject=(None, None)):
+    """Port 0 of a pool device whose pool has requested vectors: port 1
+    holds vectors 2 and 3 (a get for any CPU requests a vector while each
+    requested one has ceil((U + 1) / V) users), port 0 was made before
+    it and deleted, so that its queues request vectors 0 and 1 again,
+    and its del_port releases them.  Vectors 0 and 1: genirq allocates
+    the interrupt of hwirq 0 or 1 once, where for a higher hwirq it tries
+    again from IRQ 1 after a failed allocation (irq_domain_alloc_descs()),
+    which hides the failure.  A failure leaves the port unmade and the
+    pool as it was: what the port requested released."""
+    return NewPort(pdev, 0, what, text, depth, reject)
+
+
+class PoolFirst(NewPort):
+    """The first port of a pool device, which creates the pool: only the
+    allocations of nsim_irq_pool_get() fail, and what it calls up to 8
+    frames deep (the pool, its IRQ domain, the library's pool and its
+    masks; not the pool's debugfs file).  One that fails leaves no pool
+    (nsim_irq_pool_get() frees what it made: the next port is the first
+    again); a pool once made stays for the device, so the success is
+    undone by deleting the device and making it again, irq_pool set,
+    without a pool."""
+
+    def __init__(self, pdev):
+        super().__init__(pdev, 0, "the first: its pool created",
+                         function_text("nsim_irq_pool_get"), 8)
+
+    def undo(self):
+        self.pdev.remove()
+        self.pdev.make()
+
+
+_DEVLINK = []
+
+
+def devlink_nl():
+    """The devlink family, through the YNL library of the kernel tree (one
+    socket for the test), its spec not validated."""
+    if not _DEVLINK:
+        netdev_nl()  # the library's path and site packages
+        from pyynl.lib import YnlFamily  # pylint: disable=import-outside-toplevel
+        _DEVLINK.append(YnlFamily(DEVLINK_SPEC, schema=""))
+    return _DEVLINK[0]
+
+
+def devlink_reload(dev_id):
+    """devlink dev reload netdevsim/netdevsim<@dev_id>, the default action
+    (driver reinit), from this thread: 0 or the errno."""
+    from pyynl.lib import NlError  # pylint: disable=import-outside-toplevel
+    try:
+        devlink_nl().do("reload", {"bus-name": "netdevsim",
+                                   "dev-name": "netdevsim%d" % dev_id})
+        return 0
+    except NlError as e:
+        return e.error
+    except OSError as e:
+        return e.errno
+
+
+class EventsDevice:
+    """A netdevsim device on @node with @ports ports of EV_QUEUES queues,
+    their links down, and EV_IRQS event IRQs (made at devlink reload),
+    which netdevsim registers with irq_spread on the bus device.  Removed
+    by run() at the end, as Nsim devices are."""
+
+    def __init__(self, dev_id, ports, node):
+        self.id = dev_id
+        self.busdev = "%s/devices/netdevsim%d" % (NSIM_BUS, dev_id)
+        self.class_dir = ("/sys/class/irq_spread/netdevsim:netdevsim%d"
+                          % dev_id)
+        write_ok(NSIM_BUS + "/new_device", "%d %d %d %d"
+                 % (dev_id, ports, EV_QUEUES, node))
+        self.alive = True
+        Nsim.created.append(self)
+        write_ok("%s/netdevsim%d/event_irqs" % (NSIM_DEBUGFS, dev_id),
+                 "%d" % EV_IRQS)
+        self.reload_ok()
+
+    def reload_ok(self):
+        err = devlink_reload(self.id)
+        if err:
+            raise OSError(err, "devlink reload netdevsim%d: %s"
+                          % (self.id, os.strerror(err)))
+
+    def remove(self):
+        if self.alive:
+            self.alive = False
+            write_ok(NSIM_BUS + "/del_device", "%d" % self.id)
+
+    def state(self):
+        """Its netdevs, its event and queue IRQs with their affinity and
+        effective affinity, its class device's cpus (None: not
+        registered), and its rows in the library's devices table (its
+        event IRQs', its port's), by device and vector: a registration
+        made again comes last in the table."""
+        path = sysfs_path(self.busdev)
+        return (tuple(sorted(os.path.basename(n) for n in
+                             glob.glob(self.busdev + "/net/*"))),
+                tuple((name, irq,
+                       read("/proc/irq/%d/smp_affinity_list" % irq),
+                       read("/proc/irq/%d/effective_affinity_list" % irq))
+                      for name, irq in sorted(nsim_irqs(self.id).items())),
+                read_or(self.class_dir + "/cpus", None),
+                tuple(sorted((r for r in devices_table()
+                              if r.device == path or
+                              r.device.startswith(path + "/")),
+                             key=lambda r: (r.device, r.vector))))
+
+
+class Reload(Op):
+    """devlink reload of EventsDevice @edev, in this thread (YNL), so that
+    its fail-nth applies: the ports and the event IRQs torn down, then
+    made again, the event IRQs registered with irq_spread again; only the
+    allocations with @text ([start, end)) on the stack, within @depth
+    frames if given, none in @reject, fail.  A success leaves the state as
+    it was.  A failure leaves the devlink instance "reload failed", its
+    ports and event IRQs gone (devlink's documented behaviour), and a
+    reload without fault injection brings the start state back."""
+
+    changes = False
+    recovery = "a reload"
+
+    def __init__(self, edev, what, text, depth=None, reject=(None, None)):
+        self.edev = edev
+        self.desc = "devlink reload (%s)" % what
+        self.filter = (text, depth, reject)
+        self.saved = {}
+
+    def prepare(self):
+        # The start: a reload made the device, its vectors placed with
+        # the load of every other device as it is now, as each reload
+        # of the sweep places them.
+        self.edev.reload_ok()
+        require(self.saved, *self.filter)
+
+    def finish(self):
+        unrequire(self.saved)
+
+    def state(self):
+        return self.edev.state()
+
+    def run(self):
+        return devlink_reload(self.edev.id)
+
+    def undo(self):
+        pass
+
+    def recover(self):
+        self.edev.reload_ok()
+        return True
+
+
+def refused_reload(t, topo, edev):
+    """A devlink reload whose event IRQs the interrupt core refuses every
+    CPU (netdevsim's fail_irq_affinity knob listing each online CPU): the
+    attach of the first fails, and so does the reload, with ENOSPC, the
+    event IRQs gone; a reload once the knob is cleared brings all back."""
+    start = edev.state()
+    nsim_fail_irq_affinity(edev.id, topo.online())
+    try:
+        err = devlink_reload(edev.id)
+        gone = edev.state()
+    finally:
+        nsim_fail_irq_affinity(edev.id, ())
+    edev.reload_ok()
+    now = edev.state()
+    t.result((err, gone != start, now) == (errno.ENOSPC, True, start),
+             "devlink reload, every CPU refused to the event IRQs "
+             "(fail_irq_affinity): ENOSPC, recovered by a reload",
+             "errno %d (%s), state %s after it; after the reload: %s"
+             % (err, os.strerror(err), "changed" if gone != start else
+                "unchanged", differs(now, start) or "as before"))
 
 
 def differs(a, b):
@@ -559,7 +884,7 @@ def sweep(t, fn, op):
         t.result(False, "%s: undone, as it was" % op.desc,
                  differs(op.state(), start))
         return
-    bad, failed, absorbed, late, fell = [], 0, 0, 0, 0
+    bad, failed, absorbed, late, fell, recovered = [], 0, 0, 0, 0, 0
     n = 0
     while not bad:
         n += 1
@@ -585,6 +910,14 @@ def sweep(t, fn, op):
                            % (n, err, os.strerror(err)))
             elif now == done and op.after_error:
                 late += 1
+            elif now != start and op.recover():
+                recovered += 1
+                now = op.state()
+                if now != start:
+                    bad.append("allocation %d: %s, not recovered by %s: %s"
+                               % (n, os.strerror(err), op.recovery,
+                                  differs(now, start)))
+                    break
             elif now != start:
                 bad.append("allocation %d: %s, and the state changed: %s"
                            % (n, os.strerror(err), differs(now, start)))
@@ -605,10 +938,64 @@ def sweep(t, fn, op):
                        % (n, differs(op.state(), start)))
     t.result(not bad, "%s: %d allocations failed in turn: %d returned an "
              "errno with nothing changed, %d an errno after the change, "
-             "%d were absorbed%s" % (
-                 op.desc, failed + absorbed + fell, failed - late, late,
+             "%s%d were absorbed%s" % (
+                 op.desc, failed + absorbed + fell, failed - late - recovered,
+                 late, "%d an errno, recovered by %s, " % (
+                     recovered, op.recovery) if op.recovery else "",
                  absorbed, ", %d fell back as documented" % fell
                  if fell else ""), "\n".join(bad))
+
+
+def sweeps(t, fn, ops):
+    for op in ops:
+        try:
+            sweep(t, fn, op)
+        finally:
+            op.finish()
+
+
+def pool_sweeps(t, fn, node):
+    """new_port on pool devices: a port whose queues request vectors of
+    the pool (irq_spread_pool_get()), failing the library's, netdevsim's
+    IRQ code's and its BPF offload's allocations; the first port, which
+    creates the pool."""
+    pdev = PoolDevice(POOL_ID, node)
+    for f, port in (("new_port", 0), ("new_port", 1), ("del_port", 0)):
+        write_ok("%s/%s" % (pdev.busdev, f), "%d" % port)
+    first = PoolDevice(FIRST_ID, node)
+    sweeps(t, fn, [
+        # Not the IRQs' sysfs directories (/sys/kernel/irq/N), which
+        # genirq does without.
+        pool_port(pdev, "the library's allocations", library_text(),
+                  reject=function_text("kobject_add")),
+        pool_port(pdev, "netdevsim's IRQ allocations",
+                  *NewDeviceNsim.filter()),
+        # Its own, 7 frames deep: not its debugfs files.
+        pool_port(pdev, "nsim_bpf_init()'s allocations",
+                  function_text("nsim_bpf_init"), 7),
+        PoolFirst(first),
+    ])
+    pdev.remove()
+    first.remove()
+
+
+def reload_sweeps(t, fn, topo, node):
+    """devlink reload of a device with event IRQs, failing netdevsim's IRQ
+    code's allocations; of one with a port too, failing those of the
+    port's IRQs (nsim_irqs_init(), its own and what it calls up to 6
+    frames deep), after the event IRQs were made; a reload the interrupt
+    core refuses."""
+    edev = EventsDevice(RELOAD_ID, 0, node)
+    pdev = EventsDevice(RELOAD_PORTS_ID, 1, node)
+    sweeps(t, fn, [
+        Reload(edev, "event IRQs, netdevsim's IRQ allocations",
+               *NewDeviceNsim.filter()),
+        Reload(pdev, "a port and event IRQs, the port's IRQ allocations",
+               function_text("nsim_irqs_init"), 6),
+    ])
+    refused_reload(t, topo, edev)
+    edev.remove()
+    pdev.remove()
 
 
 def test(t):
@@ -653,16 +1040,14 @@ def test(t):
         Read(nsim_fail_knob(dev.id), dev.state),
     ]
     try:
-        for op in ops:
-            try:
-                sweep(t, fn, op)
-            finally:
-                op.finish()
+        sweeps(t, fn, ops)
+        dev.remove()
+        ev.remove()
+        pool_sweeps(t, fn, node)
+        reload_sweeps(t, fn, topo, topo.nodes[-1])
     finally:
         for p, v in saved.items():
             write(p, v)
-    dev.remove()
-    ev.remove()
     probe = Nsim(PROBE_ID, QUEUES, node)
     t.eq(probe.affinities(), baseline, "a device made after the failures "
          "is placed as one made before: no load leaked")

@@ -3557,9 +3557,117 @@ static void irq_spread_test_fault_topology(struct kunit *test)
 		   n - 1, n - 1 - absorbed, absorbed);
 }
 
+/*
+ * Unregistering with each allocation failing in turn: the device goes all
+ * the same, and what the administrator set is kept for the next
+ * registration (irq_spread_test_dev_kept()), or, its allocation failing,
+ * not (logged): the next registration has the driver's policy.
+ */
+static void irq_spread_test_fault_unregister(struct kunit *test)
+{
+	struct dev_test *t = test->priv;
+	struct irq_spread_dev_info info = spread_info(t, 0, IRQ_SPREAD_NUMA, 4);
+	enum irq_spread_policy policy;
+	struct irq_spread_dev *sd;
+	unsigned int n, lost = 0;
+	bool fired;
+
+	for (n = 1;; n++) {
+		sd = irq_spread_dev_topo_register(&t->m->topo, &info);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
+		KUNIT_ASSERT_EQ(test, irq_spread_dev_set_policy(sd, IRQ_SPREAD_NUMA_CORE),
+				0);
+		irq_spread_test_fail_nth(n);
+		irq_spread_dev_unregister(sd);
+		fired = irq_spread_test_fail_nth_fired();
+		KUNIT_ASSERT_EQ(test, irq_spread_test_load_sum(&t->m->topo), 0);
+
+		sd = irq_spread_dev_topo_register(&t->m->topo, &info);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sd);
+		policy = irq_spread_dev_policy(sd);
+		irq_spread_dev_unregister(sd);
+		if (!fired)
+			break;
+		if (policy == IRQ_SPREAD_NUMA)
+			lost++;
+		else
+			KUNIT_EXPECT_EQ_MSG(test, policy, IRQ_SPREAD_NUMA_CORE,
+					    "allocation %u", n);
+	}
+	KUNIT_EXPECT_EQ(test, policy, IRQ_SPREAD_NUMA_CORE);
+	KUNIT_EXPECT_GT(test, lost, 0);
+	kunit_info(test, "unregister: %u allocations failed in turn, %u lost the administrator's settings",
+		   n - 1, lost);
+}
+
+#ifdef CONFIG_CPU_RMAP
+/* Whether the aRFS map leads CPUs 0-3 to vectors 0-3, numa's placement. */
+static bool fault_rmap_numa(struct cpu_rmap *rmap)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < 4; cpu++)
+		if (cpu_rmap_lookup_index(rmap, cpu) != cpu)
+			return false;
+	return true;
+}
+
+/*
+ * A policy write with each allocation failing in turn, on a device with
+ * an aRFS map, core 0;2;4;6 to numa 0;1;2;3: -ENOMEM and nothing changed;
+ * or done, and where the map's update failed (cpu_rmap_update()
+ * allocates with CPUMASK_OFFSTACK), the map not updated, logged.
+ */
+static void irq_spread_test_fault_rmap(struct kunit *test)
+{
+	struct irq_spread_dev_info info = spread_info(test->priv, 0,
+						   IRQ_SPREAD_CORE, 4);
+	struct cpu_rmap *rmap = alloc_cpu_rmap(4, GFP_KERNEL);
+	unsigned int n, stale = 0;
+	struct irq_spread_dev *sd;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, rmap);
+	info.rmap = rmap;
+	sd = dev_register_info(test, &info);
+	dev_attach_all(test, sd, 4);
+	for (n = 1;; n++) {
+		irq_spread_test_fail_nth(n);
+		ret = irq_spread_dev_set_policy(sd, IRQ_SPREAD_NUMA);
+		if (!irq_spread_test_fail_nth_fired())
+			break;
+		if (ret) {
+			KUNIT_EXPECT_EQ_MSG(test, ret, -ENOMEM, "allocation %u", n);
+			KUNIT_ASSERT_STREQ_MSG(test, fake_affinities(test, 4),
+					       "0;2;4;6", "allocation %u", n);
+			KUNIT_EXPECT_EQ(test, cpu_rmap_lookup_index(rmap, 2), 1);
+			continue;
+		}
+		KUNIT_ASSERT_STREQ_MSG(test, fake_affinities(test, 4), "0;1;2;3",
+				       "allocation %u", n);
+		if (!fault_rmap_numa(rmap))
+			stale++;
+		KUNIT_ASSERT_EQ(test, irq_spread_dev_set_policy(sd, IRQ_SPREAD_CORE), 0);
+	}
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE(test, fault_rmap_numa(rmap));
+	if (IS_ENABLED(CONFIG_CPUMASK_OFFSTACK))
+		KUNIT_EXPECT_GT(test, stale, 0);
+	kunit_info(test, "policy with an aRFS map: %u allocations failed in turn, %u left the map not updated",
+		   n - 1, stale);
+	irq_spread_dev_unregister(sd);
+	kunit_remove_action(test, dev_test_unregister, sd);
+	cpu_rmap_put(rmap);
+}
+#endif
+
 static struct kunit_case irq_spread_fault_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_fault_register),
 	KUNIT_CASE(irq_spread_test_fault_topology),
+	KUNIT_CASE(irq_spread_test_fault_unregister),
+#ifdef CONFIG_CPU_RMAP
+	KUNIT_CASE(irq_spread_test_fault_rmap),
+#endif
 	KUNIT_CASE_PARAM(irq_spread_test_fault_op, fault_op_gen_params),
 	{}
 };

@@ -46,6 +46,9 @@
 # code's allocations, and of one with a port as well, failing those of
 # the port's IRQs.  A reload whose event IRQs the interrupt core refuses
 # (fail_irq_affinity) fails with ENOSPC and is recovered by a reload.
+# net core's XPS work, which runs in a kworker, fails the allocation of
+# its CPU mask, then the first of a TX queue's map, once each (failslab's
+# probability and times, under the stack trace filter).
 #
 # fail-nth fails only what failslab and fail_page_alloc let fail: their
 # ignore-gfp-wait are set to N for the test (and back to Y), their
@@ -60,6 +63,7 @@ FAULT = "/sys/kernel/debug"
 ATTRS = ("failslab", "fail_page_alloc")
 DEV_ID, PROBE_ID, NEW_ID, EV_ID = 7801, 7802, 7803, 7804
 POOL_ID, FIRST_ID, RELOAD_ID, RELOAD_PORTS_ID = 7805, 7806, 7807, 7808
+XPS_ID = 7809
 QUEUES = 4
 POOL_VECTORS, POOL_QUEUES = 4, 2
 # A reload's sweep fails each allocation of netdevsim's IRQ code, and
@@ -998,6 +1002,73 @@ def reload_sweeps(t, fn, topo, node):
     pdev.remove()
 
 
+def fail_next(text):
+    """Fail failslab's next allocation with @text on the stack, in any
+    task (a work item's kworker, which fail-nth cannot arm): probability
+    100, times 1.  Returns what to give fail_none()."""
+    saved = {}
+    require(saved, text)
+    for f, v in (("times", "1"), ("probability", "100")):
+        p = "%s/failslab/%s" % (FAULT, f)
+        saved[p] = read(p)
+        write_ok(p, v)
+    return saved
+
+
+def fail_none(saved):
+    """Undo fail_next(): no failure first, then no filter."""
+    p = "%s/failslab/probability" % FAULT
+    write_ok(p, saved.pop(p))
+    unrequire(saved)
+
+
+def xps_work(t, topo, node):
+    """The work that keeps XPS maps on the IRQs' CPUs (netif_xps_auto_run()
+    from netdev_work, scheduled as netdevsim's xps_auto is turned on), with
+    its CPU mask's allocation failing (CPUMASK_OFFSTACK): no map set,
+    tx-0's written one stays; and with the first allocation of tx-0's map
+    failing: tx-0's stays, said once, the other queues' are set.  Each
+    waits for failslab's times to reach 0 (the failure happened)."""
+    dev = Nsim(XPS_ID, QUEUES, node)
+    # Nothing else schedules the work: the placement's notifications done.
+    t.result(wait_not_due(dev.irqs), "XPS work: the device's notifications "
+             "handled")
+    knob = glob.glob("%s/netdevsim%d/ports/*/xps_auto" % (NSIM_DEBUGFS,
+                                                          dev.id))[0]
+    online = sorted(topo.online())
+    mine = fmt_hexmask({online[0]}, online[-1] + 1)
+    tx = lambda q: "%s/queues/tx-%d/xps_cpus" % (dev.sysfs, q)
+    maps = lambda: [parse_hexmask(read(tx(q))) for q in range(QUEUES)]
+    for fn, what in (("netif_xps_auto_run", "the work's CPU mask"),
+                     ("__netif_set_xps_queue", "tx-0's map")):
+        write_ok(knob, "0")
+        write_ok(tx(0), mine)
+        before = maps()
+        log = Kmsg()
+        saved = fail_next(function_text(fn))
+        try:
+            write_ok(knob, "1")
+            fired = wait_for(lambda: read(FAULT + "/failslab/times") == "0")
+        finally:
+            fail_none(saved)
+        t.result(fired, "XPS work, %s failing: failed" % what)
+        if fn == "netif_xps_auto_run":
+            t.eq(maps(), before, "XPS work, %s failing: no map set" % what)
+        else:
+            t.result(wait_for(lambda: log.has("XPS map of TX queue 0 not "
+                                              "set (-12)")),
+                     "XPS work, %s failing: said" % what)
+            t.eq(maps(), [before[0]] + dev.affinities()[1:],
+                 "XPS work, %s failing: tx-0's as written, the others set"
+                 % what)
+        log.close()
+    write_ok(knob, "0")
+    write_ok(knob, "1")
+    t.result(wait_for(lambda: maps() == dev.affinities()),
+             "XPS work without failures: every map on its IRQ's CPUs")
+    dev.remove()
+
+
 def test(t):
     topo, _ = machine(t)
     node = topo.nodes[0]
@@ -1045,6 +1116,7 @@ def test(t):
         ev.remove()
         pool_sweeps(t, fn, node)
         reload_sweeps(t, fn, topo, topo.nodes[-1])
+        xps_work(t, topo, node)
     finally:
         for p, v in saved.items():
             write(p, v)

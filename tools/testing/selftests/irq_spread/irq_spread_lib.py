@@ -594,6 +594,7 @@ class Kmsg:
 
     def __init__(self, everything=False):
         self.fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
+        self.seen = []
         if not everything:
             os.lseek(self.fd, 0, os.SEEK_END)
 
@@ -612,8 +613,10 @@ class Kmsg:
             out.append(rec.split(";", 1)[-1].split("\n", 1)[0])
 
     def has(self, text):
-        """Whether a message logged since the last call holds @text."""
-        return any(text in m for m in self.lines())
+        """Whether a message logged since it was made, but those lines()
+        returned, holds @text."""
+        self.seen += self.lines()
+        return any(text in m for m in self.seen)
 
     def close(self):
         os.close(self.fd)

@@ -948,6 +948,8 @@ int irq_spread_topo_spread(struct irq_spread_topology *topo, int node,
 	struct irq_spread_order *o;
 	int ret;
 
+	if (flags & ~(IRQ_SPREAD_SLOT_ONLY | IRQ_SPREAD_NO_HOLD))
+		return -EINVAL;
 	ret = irq_spread_check_args(topo, node, nvec, policy, masks, stride);
 	if (ret)
 		return ret;

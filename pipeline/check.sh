@@ -90,13 +90,17 @@ GUEST_MORE=(
 	"guest-isolcpus|isolcpus=managed_irq,2-3,9 irq_spread.policy=numa-core irq_spread.policy=no-such-policy kunit.enable=0 kmemleak=off|$PIPELINE_DIR/irq-spread-isolcpus.list|"
 	"guest-3core|kunit.enable=0|$PIPELINE_DIR/irq-spread-3core.list|$PIPELINE_DIR/netdevsim-selftests.list|--three-core"
 )
-# churn.sh's CPU hotplug cycles and stress.sh's seconds in make check:
-# 100 (about 75 s of the isolcpus guest) and 40; the tests' own defaults,
-# 300 and 60, with IRQ_SPREAD_CHURN_CYCLES=300 IRQ_SPREAD_STRESS_SECONDS=60
-# make check.  The guests share the host's two cores, and a warm run is
+# churn.sh's CPU hotplug cycles, stress.sh's seconds and irqbalance.sh's
+# seconds of the daemon's normal mode in make check: 100 (about 75 s of
+# the isolcpus guest), 40 and 30; the tests' own defaults, 300, 60 and
+# 60, with IRQ_SPREAD_CHURN_CYCLES=300 IRQ_SPREAD_STRESS_SECONDS=60
+# IRQ_SPREAD_IRQBALANCE_SECONDS=60 make check.  fault.sh's operations run
+# in the first guest, its pool mode, devlink reload and XPS work in the
+# three-core one (IRQ_SPREAD_FAULT).  The guests share the host's two cores, and a warm run is
 # as long as the longer of the first guest and the two others in turn.
 CHURN_CYCLES=${IRQ_SPREAD_CHURN_CYCLES:-100}
 STRESS_SECONDS=${IRQ_SPREAD_STRESS_SECONDS:-40}
+IRQBALANCE_SECONDS=${IRQ_SPREAD_IRQBALANCE_SECONDS:-30}
 GUEST_PID=
 GUEST_T0=
 MORE_PID=
@@ -858,7 +862,9 @@ guest_run()
 		export IRQ_SPREAD_MODULES=$BUILD/guest
 		export IRQ_SPREAD_CHURN_CYCLES=$CHURN_CYCLES
 		export IRQ_SPREAD_STRESS_SECONDS=$STRESS_SECONDS
-		$([ "$1" = "$GUEST_MAIN" ] && echo export IRQ_SPREAD_TABLES=required RUN_KUNIT=1)
+		export IRQ_SPREAD_IRQBALANCE_SECONDS=$IRQBALANCE_SECONDS
+		$([ "$1" = "$GUEST_MAIN" ] && echo export IRQ_SPREAD_TABLES=required RUN_KUNIT=1 IRQ_SPREAD_FAULT=ops)
+		$([ "$1" = "$GUEST_MAIN" ] || echo export IRQ_SPREAD_FAULT=devices)
 		ALONE_LIST=$alone
 		PAIRED_LIST=$paired
 		. $PIPELINE_DIR/guest/selftests-job.sh

@@ -21,6 +21,9 @@ mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /run
+# kmemleak scans when kmemleak-report.sh asks, not every few minutes of
+# the run beside the tests (its automatic scans).
+{ echo scan=off > /sys/kernel/debug/kmemleak; } 2> /dev/null
 
 # Writable views of the host's /tmp, /var, /etc and /root, discarded at
 # power-off.  /tmp is an overlay, not a bare tmpfs, because the clone being

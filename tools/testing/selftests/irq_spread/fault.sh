@@ -748,10 +748,11 @@ def devlink_nl():
 def devlink_reload(dev_id):
     """devlink dev reload netdevsim/netdevsim<@dev_id>, the default action
     (driver reinit), from this thread: 0 or the errno."""
+    ynl = devlink_nl()
     from pyynl.lib import NlError  # pylint: disable=import-outside-toplevel
     try:
-        devlink_nl().do("reload", {"bus-name": "netdevsim",
-                                   "dev-name": "netdevsim%d" % dev_id})
+        ynl.do("reload", {"bus-name": "netdevsim",
+                          "dev-name": "netdevsim%d" % dev_id})
         return 0
     except NlError as e:
         return e.error

@@ -136,6 +136,21 @@ make_config()
 	make -C "$SRC" O="$out" -s olddefconfig
 }
 
+# Whether the last build of $out is up to date: its bzImage, built from
+# the .config there is now, newer than every build input of the tree (a
+# make that would compile nothing still reads every object's dependencies,
+# about a minute beside the guests).
+built_already()
+{
+	local img=$out/arch/x86/boot/bzImage
+
+	[ -f "$img" ] && cmp -s "$out/.config" "$out/.irq_spread-built-config" &&
+		[ -z "$(find "$SRC" -path "$SRC/.git" -prune -o -type f \
+			\( -name '*.[chS]' -o -name 'Makefile*' -o -name 'Kbuild*' \
+			-o -name 'Kconfig*' -o -name '*.lds*' -o -name '*.tbl' -o -path '*/scripts/*' \) \
+			-newer "$img" -print -quit)" ]
+}
+
 # The objects the build made so far, as its log names them.
 built_objects()
 {
@@ -164,6 +179,10 @@ build|build-nosmp|build-kcsan)
 	make_config
 	verify_config
 	log=$out/build.log
+	if built_already; then
+		echo "guest build: up to date: no build input newer than $out's bzImage"
+		exit 0
+	fi
 	echo "guest build: make -j$JOBS (log: $log)"
 	: > "$log"
 	if ! with_progress "guest build" build_progress "$log" \
@@ -173,6 +192,7 @@ build|build-nosmp|build-kcsan)
 		die "guest kernel build failed (log: $log)"
 	fi
 	built_objects > "$out/.irq_spread-objects"
+	cp "$out/.config" "$out/.irq_spread-built-config"
 	echo "guest build: $(cd "$out" && ls -l arch/x86/boot/bzImage | awk '{print $5}') bytes bzImage, $(find "$out" -name '*.ko' | wc -l) modules"
 	;;
 *)

@@ -92,7 +92,7 @@ GUEST_MORE=(
 )
 # churn.sh's CPU hotplug cycles, stress.sh's seconds and irqbalance.sh's
 # seconds of the daemon's normal mode in make check: 100 (about 75 s of
-# the isolcpus guest), 40 and 30; the tests' own defaults, 300, 60 and
+# the isolcpus guest), 40 and 20; the tests' own defaults, 300, 60 and
 # 60, with IRQ_SPREAD_CHURN_CYCLES=300 IRQ_SPREAD_STRESS_SECONDS=60
 # IRQ_SPREAD_IRQBALANCE_SECONDS=60 make check.  fault.sh's operations run
 # in the first guest, its pool mode, devlink reload and XPS work in the
@@ -100,7 +100,7 @@ GUEST_MORE=(
 # as long as the longer of the first guest and the two others in turn.
 CHURN_CYCLES=${IRQ_SPREAD_CHURN_CYCLES:-100}
 STRESS_SECONDS=${IRQ_SPREAD_STRESS_SECONDS:-40}
-IRQBALANCE_SECONDS=${IRQ_SPREAD_IRQBALANCE_SECONDS:-30}
+IRQBALANCE_SECONDS=${IRQ_SPREAD_IRQBALANCE_SECONDS:-20}
 GUEST_PID=
 GUEST_T0=
 MORE_PID=

@@ -2217,7 +2217,9 @@ static void irq_spread_pool_test_fault_get(struct kunit *test)
  * write), each allocation failing in turn: -ENOMEM, and the owner and
  * the pool as they were; or the owner's policy taken, and the pool moved
  * with it, or, its own placement's allocation failing (logged), kept
- * where it was.
+ * where it was.  Whether a sweep reaches that last one is not checked:
+ * fail-nth also counts the pages KASAN's stack depot takes now and then,
+ * which can move the one failure past it.
  */
 static void irq_spread_pool_test_fault_owner(struct kunit *test)
 {
@@ -2266,7 +2268,6 @@ static void irq_spread_pool_test_fault_owner(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	KUNIT_EXPECT_STREQ(test, pool_rows(test, pool), moved);
-	KUNIT_EXPECT_GT(test, kept, 0);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 2 + 4);
 	kunit_info(test, "owner's policy: %u allocations failed in turn: %u -ENOMEM, %u with the pool kept where it was",
 		   n - 1, failed, kept);

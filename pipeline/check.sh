@@ -55,10 +55,10 @@ set -uo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-STAGES="deps prepare guest-build tools gates nosmp kunit guest"
+STAGES="deps prepare guest-build tools nosmp gates kunit guest"
 # make check: UML KUnit builds a third kernel, minutes of a cold run, for
 # cases the guests run too (see kunit above).
-DEFAULT_STAGES="deps prepare guest-build tools gates nosmp guest"
+DEFAULT_STAGES="deps prepare guest-build tools nosmp gates guest"
 # The guests, each "name|boot arguments|selftest list run one at a time|
 # list run two at a time, after kmemleak's report" (selftests-job.sh).  The
 # first runs the KUnit suites built into the kernel (not the slow cases:

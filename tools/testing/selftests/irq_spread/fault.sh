@@ -242,21 +242,26 @@ class ToPolicy(Op):
         self.write.settle()
 
 
-class LibraryOnly(Op):
-    """An operation of which only the allocations with the irq_spread
-    library on the stack fail (the stack trace filter, as CpuHotplug's):
-    nearly all of an ethtool -L's or a link change's are net core's and
-    netdevsim's, absorbed or returned as upstream does."""
+class Filtered(Op):
+    """An operation of which only the allocations with the code of
+    stack_filter() on the stack fail (the stack trace filter, as
+    CpuHotplug's), the irq_spread library's by default: nearly all of an
+    ethtool -L's or a link change's are net core's and netdevsim's,
+    absorbed or returned as upstream does."""
+
+    def stack_filter(self):
+        """require()'s text, depth and reject."""
+        return (library_text(),)
 
     def prepare(self):
         self.saved = {}
-        require(self.saved, library_text())
+        require(self.saved, *self.stack_filter())
 
     def finish(self):
         unrequire(self.saved)
 
 
-class Channels(LibraryOnly):
+class Channels(Filtered):
     def __init__(self, dev, n):
         self.dev, self.n = dev, n
         self.desc = "ethtool -L combined %d (the library's allocations)" % n
@@ -278,7 +283,7 @@ class Channels(LibraryOnly):
         ethtool_channels(self.dev.ifname, self.dev.queues)
 
 
-class Link(LibraryOnly):
+class Link(Filtered):
     def __init__(self, dev, up):
         self.dev, self.up = dev, up
         self.desc = "link %s (the library's allocations)" % (
@@ -370,7 +375,7 @@ class Read(Op):
         pass
 
 
-class DevGet(Op):
+class DevGet(Filtered):
     """netdev netlink dev-get of a netdev: its reply, with the policy and
     CPUs, or an errno, and nothing changed.  Only the allocations of net
     core's irq_spread glue fail (its fill of the policy and CPUs): the
@@ -381,13 +386,9 @@ class DevGet(Op):
     def __init__(self, dev):
         self.dev, self.desc = dev, "dev-get (net core's irq_spread fill)"
         self.state = dev.state
-        self.saved = {}
 
-    def prepare(self):
-        require(self.saved, text_of("napi_irq_spread_"))
-
-    def finish(self):
-        unrequire(self.saved)
+    def stack_filter(self):
+        return (text_of("napi_irq_spread_"),)
 
     def run(self):
         return nl_err(lambda: nl_do("dev-get", {"ifindex": self.dev.ifindex}))
@@ -533,7 +534,7 @@ class CpuHotplug(Op):
                     if r.state == "active"))
 
 
-class NewDevice(Op):
+class NewDevice(Filtered):
     """Creating a netdevsim device makes about 1200 allocations, nearly
     all of them netdevsim's, devlink's and net core's: only those with the
     irq_spread library on the stack fail (the stack trace filter of
@@ -542,17 +543,18 @@ class NewDevice(Op):
     text, depth = staticmethod(library_text), None
     reject = staticmethod(lambda: (None, None))
 
+    @classmethod
+    def filter(cls):
+        """(text, depth, reject) of require()."""
+        return cls.text(), cls.depth, cls.reject()
+
     def __init__(self, node):
         self.node = node
         self.desc = "netdevsim new_device (the library's allocations)"
         self.dir = "%s/devices/netdevsim%d" % (NSIM_BUS, NEW_ID)
-        self.saved = {}
 
-    def prepare(self):
-        require(self.saved, self.text(), self.depth, self.reject())
-
-    def finish(self):
-        unrequire(self.saved)
+    def stack_filter(self):
+        return self.filter()
 
     def fallback(self, state):
         # net core's registration with the library failed: the port
@@ -602,11 +604,6 @@ class NewDeviceNsim(NewDevice):
     # made, unregister_irq_proc() warns as it removes them all (genirq's,
     # not fixed here).
     reject = staticmethod(lambda: function_text("register_irq_proc"))
-
-    @classmethod
-    def filter(cls):
-        """(text, depth, reject) of require()."""
-        return cls.text(), cls.depth, cls.reject()
 
     def __init__(self, node):
         super().__init__(node)
@@ -666,7 +663,7 @@ class PoolDevice:
                 tuple(devices_table()))
 
 
-class NewPort(Op):
+class NewPort(Filtered):
     """new_port @port of pool device @pdev, of which only the allocations
     with @text ([start, end)) on the stack, within @depth frames if given,
     none in @reject, fail; undone by del_port."""
@@ -675,14 +672,10 @@ class NewPort(Op):
                  reject=(None, None)):
         self.pdev, self.port = pdev, port
         self.desc = "new_port of a pool device (%s)" % what
-        self.filter = (text, depth, reject)
-        self.saved = {}
+        self.args = (text, depth, reject)
 
-    def prepare(self):
-        require(self.saved, *self.filter)
-
-    def finish(self):
-        unrequire(self.saved)
+    def stack_filter(self):
+        return self.args
 
     def state(self):
         return self.pdev.state()
@@ -810,7 +803,7 @@ class EventsDevice:
                              key=lambda r: (r.device, r.vector))))
 
 
-class Reload(Op):
+class Reload(Filtered):
     """devlink reload of EventsDevice @edev, in this thread (YNL), so that
     its fail-nth applies: the ports and the event IRQs torn down, then
     made again, the event IRQs registered with irq_spread again; only the
@@ -826,18 +819,17 @@ class Reload(Op):
     def __init__(self, edev, what, text, depth=None, reject=(None, None)):
         self.edev = edev
         self.desc = "devlink reload (%s)" % what
-        self.filter = (text, depth, reject)
-        self.saved = {}
+        self.args = (text, depth, reject)
+
+    def stack_filter(self):
+        return self.args
 
     def prepare(self):
         # The start: a reload made the device, its vectors placed with
         # the load of every other device as it is now, as each reload
         # of the sweep places them.
         self.edev.reload_ok()
-        require(self.saved, *self.filter)
-
-    def finish(self):
-        unrequire(self.saved)
+        super().prepare()
 
     def state(self):
         return self.edev.state()

@@ -39,8 +39,9 @@
  * twice as many as it held, so a driver's calls for its vectors in turn
  * cost about as much as its cpumask_local_spread() calls.
  *
- * Context: any context but NMI, as cpumask_local_spread(): never sleeps or
- * allocates; takes a raw spinlock with interrupts disabled.
+ * Context: process context, may sleep (a driver's probe or open, where its
+ * cpumask_local_spread() calls are): the order is built under a mutex, its
+ * cost linear in the CPUs; allocates nothing.
  * Return: the CPU.  If the library cannot answer (an invalid @policy or
  * @node, no memory for its cache at boot), cpumask_local_spread(@i, @node),
  * with NUMA_NO_NODE for an invalid @node: a drop-in replacement never

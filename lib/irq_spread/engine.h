@@ -18,7 +18,6 @@
 #include <linux/irq_spread.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/spinlock.h>
 #include <linux/types.h>
 
 struct irq_spread_topology;
@@ -80,8 +79,7 @@ struct irq_spread_topology_ops {
  *	@ops still reports them online; %NULL for none.  Set and cleared by
  *	the device layer's CPU hotplug callbacks with atomic bit operations.
  * @order: scratch space of spreads, under @lock
- * @query_lock: protects @query; a raw spinlock, so that a query may be
- *	made from any context
+ * @query_lock: protects @query; a query builds an order under it
  * @query: irq_spread_topo_nth_cpu()'s cache of orders, and its scratch
  *	space
  * @devs_lock: protects @devs
@@ -109,7 +107,7 @@ struct irq_spread_topology {
 	unsigned long held;
 	unsigned long *leaving;
 	struct irq_spread_order *order;
-	raw_spinlock_t query_lock;	/* protects @query */
+	struct mutex query_lock;	/* protects @query */
 	struct irq_spread_query *query;
 	struct mutex devs_lock;		/* protects @devs */
 	struct list_head devs;

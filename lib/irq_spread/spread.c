@@ -54,8 +54,9 @@
  *
  * irq_spread_topo_nth_cpu() answers from a cache of the orders it built,
  * a few (node, policy) entries each holding the first slots of the order
- * with no load, for the eligible CPUs it was built for; it takes a raw
- * spinlock and never sleeps.
+ * with no load, for the eligible CPUs it was built for, under a mutex of
+ * its own: building an order is linear in the CPUs, which is work for
+ * process context, not for a section with interrupts or preemption off.
  */
 #define pr_fmt(fmt) "irq_spread: " fmt
 
@@ -72,7 +73,6 @@
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include <linux/spinlock.h>
 #include <linux/string.h>
 
 #include <kunit/visibility.h>
@@ -854,7 +854,7 @@ int irq_spread_topology_init(struct irq_spread_topology *topo,
 	topo->load = NULL;
 	topo->held = 0;
 	mutex_init(&topo->lock);
-	raw_spin_lock_init(&topo->query_lock);
+	mutex_init(&topo->query_lock);
 	mutex_init(&topo->devs_lock);
 	INIT_LIST_HEAD(&topo->devs);
 	mutex_init(&topo->pools_lock);
@@ -1046,8 +1046,8 @@ irq_spread_query_entry(struct irq_spread_query *q, unsigned int nr_cpus,
  * are built into it, at least twice as many as the cache held, as a spread
  * of that many vectors would build them.
  *
- * Context: any context but NMI: takes @topo->query_lock, a raw spinlock,
- * with interrupts disabled; never sleeps or allocates.
+ * Context: process context, may sleep: takes @topo->query_lock, a mutex;
+ * allocates nothing.
  * Return: the CPU; -EINVAL for a bad @policy or @node; -ENOMEM if the
  * topology's cache could not be allocated; -ENODEV if no CPU is online.
  */
@@ -1058,7 +1058,6 @@ int irq_spread_topo_nth_cpu(struct irq_spread_topology *topo, int node,
 	struct irq_spread_query_entry *e;
 	struct irq_spread_order *o;
 	unsigned int i, need;
-	unsigned long flags;
 	int ret;
 
 	ret = irq_spread_check_query(topo, node, policy);
@@ -1067,7 +1066,7 @@ int irq_spread_topo_nth_cpu(struct irq_spread_topology *topo, int node,
 	if (!q)
 		return -ENOMEM;
 
-	raw_spin_lock_irqsave(&topo->query_lock, flags);
+	mutex_lock(&topo->query_lock);
 	o = &q->o;
 	if (!irq_spread_usable(topo, NULL, o->usable)) {
 		ret = -ENODEV;
@@ -1084,7 +1083,7 @@ int irq_spread_topo_nth_cpu(struct irq_spread_topology *topo, int node,
 	e->used = ++q->clock;
 	ret = e->order[i];
 unlock:
-	raw_spin_unlock_irqrestore(&topo->query_lock, flags);
+	mutex_unlock(&topo->query_lock);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_topo_nth_cpu);

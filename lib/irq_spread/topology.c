@@ -11,7 +11,6 @@
 #include <linux/nodemask.h>
 #include <linux/printk.h>
 #include <linux/sched/isolation.h>
-#include <linux/spinlock.h>
 #include <linux/topology.h>
 
 #include <kunit/visibility.h>
@@ -97,7 +96,7 @@ static struct cpumask irq_spread_system_leaving;
 struct irq_spread_topology irq_spread_system = {
 	.ops	= &irq_spread_system_ops,
 	.lock	= __MUTEX_INITIALIZER(irq_spread_system.lock),
-	.query_lock = __RAW_SPIN_LOCK_UNLOCKED(irq_spread_system.query_lock),
+	.query_lock = __MUTEX_INITIALIZER(irq_spread_system.query_lock),
 	.devs_lock = __MUTEX_INITIALIZER(irq_spread_system.devs_lock),
 	.devs	= LIST_HEAD_INIT(irq_spread_system.devs),
 	.pools_lock = __MUTEX_INITIALIZER(irq_spread_system.pools_lock),

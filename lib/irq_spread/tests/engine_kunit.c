@@ -15,9 +15,7 @@
 #include <linux/bitmap.h>
 #include <linux/irq_spread.h>
 #include <linux/numa.h>
-#include <linux/panic.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
 #include <linux/sprintf.h>
 #include <linux/string.h>
 
@@ -926,9 +924,6 @@ static void irq_spread_test_nth_stateless(struct kunit *test)
 
 #define TEST_NTH_LIST	96
 
-/* The lock a driver's caller might hold; static, as lockdep wants. */
-static DEFINE_SPINLOCK(test_atomic_lock);
-
 /*
  * @nr answers of irq_spread_topo_nth_cpu() from index 0, as nth_cases'
  * want, into @buf of TEST_NTH_LIST bytes: allocates nothing.
@@ -946,26 +941,20 @@ static const char *test_nth_list(char *buf, struct test_topo *t, int node,
 }
 
 /*
- * Queries from atomic context, as cpumask_local_spread() allows: under a
- * spinlock with interrupts off, the answers of nth_cases, again after the
- * eligible CPUs change (the cached order must follow them) and after they
- * change back; irq_spread_local_cpu() on the system gives an online CPU.
- * With CONFIG_DEBUG_ATOMIC_SLEEP (the guest's config), a query that could
- * sleep warns, and the taint fails the case.
+ * The answers of nth_cases, again after the eligible CPUs change (the
+ * cached order must follow them) and after they change back;
+ * irq_spread_local_cpu() on the system gives an online CPU.
  */
-static void irq_spread_test_nth_atomic(struct kunit *test)
+static void irq_spread_test_nth_eligible(struct kunit *test)
 {
 	struct test_topo *t = irq_spread_test_topo_new(test, &irq_spread_test_mana_vm);
 	unsigned int n = irq_spread_test_mana_vm.nr_cpus, cpu[3];
-	bool tainted = test_taint(TAINT_WARN);
 	const char *got[4];
-	unsigned long flags;
 	char *buf;
 	int p;
 
 	buf = kunit_kzalloc(test, 4 * TEST_NTH_LIST, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	spin_lock_irqsave(&test_atomic_lock, flags);
 	got[0] = test_nth_list(buf, t, 0, POL_NUMA_CORE, 10);
 	__clear_bit(2, t->online);
 	__clear_bit(5, t->housekeeping);
@@ -976,7 +965,6 @@ static void irq_spread_test_nth_atomic(struct kunit *test)
 	got[3] = test_nth_list(buf + 3 * TEST_NTH_LIST, t, 0, POL_NUMA, 9);
 	for (p = 0; p < IRQ_SPREAD_NR_POLICIES; p++)
 		cpu[p] = irq_spread_local_cpu(0, NUMA_NO_NODE, p);
-	spin_unlock_irqrestore(&test_atomic_lock, flags);
 
 	KUNIT_EXPECT_STREQ(test, got[0], "0;2;4;6;1;3;5;7;0;2");
 	KUNIT_EXPECT_STREQ(test, got[1], "0;3;4;6;1;7;0");
@@ -985,9 +973,6 @@ static void irq_spread_test_nth_atomic(struct kunit *test)
 	for (p = 0; p < IRQ_SPREAD_NR_POLICIES; p++)
 		KUNIT_EXPECT_TRUE_MSG(test, cpu[p] < nr_cpu_ids && cpu_online(cpu[p]),
 				      "policy %d: CPU %u", p, cpu[p]);
-	if (!tainted)
-		KUNIT_EXPECT_FALSE_MSG(test, test_taint(TAINT_WARN),
-				       "a query warned (sleeping in atomic context?)");
 }
 
 /* Bad arguments: -EINVAL; no CPU online: -ENODEV; no load either way. */
@@ -1011,7 +996,7 @@ static struct kunit_case irq_spread_engine_test_cases[] = {
 	KUNIT_CASE_PARAM(irq_spread_test_nth, nth_gen_params),
 	KUNIT_CASE(irq_spread_test_nth_stateless),
 	KUNIT_CASE(irq_spread_test_nth_invalid),
-	KUNIT_CASE(irq_spread_test_nth_atomic),
+	KUNIT_CASE(irq_spread_test_nth_eligible),
 	KUNIT_CASE_PARAM(irq_spread_test_spread, spread_gen_params),
 	KUNIT_CASE_PARAM(irq_spread_test_load, load_gen_params),
 	KUNIT_CASE(irq_spread_test_invalid),

@@ -20,7 +20,9 @@
 /// in a loop that feeds a hint or an XPS map, to irq_spread_local_cpu(i,
 /// node, IRQ_SPREAD_NUMA), and includes <linux/irq_spread.h>: the same CPUs
 /// where every online CPU may take interrupts, never one that
-/// isolcpus=managed_irq or nohz_full keeps free of them.  Registering the
+/// isolcpus=managed_irq or nohz_full keeps free of them; unlike
+/// cpumask_local_spread(), irq_spread_local_cpu() may sleep, so a loop run
+/// under a spinlock is not for it.  Registering the
 /// device instead (the administrator's policy, the load of all devices, CPU
 /// hotplug) is a conversion by hand: "Converting a driver" in the document
 /// above.

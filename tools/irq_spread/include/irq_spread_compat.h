@@ -137,18 +137,6 @@ struct mutex {
 #define mutex_unlock(m)			do { assert((m)->held); (m)->held = false; } while (0)
 #define lockdep_assert_held(m)		assert((m)->held)
 
-/* raw spinlock */
-typedef struct {
-	bool held;
-} raw_spinlock_t;
-
-#define __RAW_SPIN_LOCK_UNLOCKED(name)	{ .held = false }
-#define raw_spin_lock_init(l)		((l)->held = false)
-#define raw_spin_lock_irqsave(l, flags) \
-	do { assert(!(l)->held); (l)->held = true; (flags) = 0; } while (0)
-#define raw_spin_unlock_irqrestore(l, flags) \
-	do { assert((l)->held); (l)->held = false; (void)(flags); } while (0)
-
 /* sort: sort_r() is the C library's qsort_r(), without a swap function */
 typedef int (*cmp_r_func_t)(const void *a, const void *b, const void *priv);
 

@@ -205,15 +205,27 @@ unsigned int irq_spread_test_load_sum(struct irq_spread_topology *topo)
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_load_sum);
 
+static void test_kvfree(void *p)
+{
+	kvfree(p);
+}
+
 static void test_topo_siblings(struct kunit *test,
 			       struct test_topo *t)
 {
 	const struct test_machine *m = t->m;
 	unsigned int cpu, first, step, i;
+	unsigned long *all;
 
+	/* One allocation: a test's resources are few, its stubs found fast. */
 	t->siblings = kunit_kcalloc(test, m->nr_cpus, sizeof(*t->siblings),
 				    GFP_KERNEL);
+	all = kvcalloc(array_size(m->nr_cpus, t->longs), sizeof(long),
+		       GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t->siblings);
+	KUNIT_ASSERT_NOT_NULL(test, all);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, test_kvfree, all),
+			0);
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		if (m->smt_stride) {
 			first = cpu % m->smt_stride;
@@ -222,7 +234,7 @@ static void test_topo_siblings(struct kunit *test,
 			first = cpu - cpu % m->smt;
 			step = 1;
 		}
-		t->siblings[cpu] = irq_spread_test_bitmap(test, t);
+		t->siblings[cpu] = all + cpu * t->longs;
 		for (i = 0; i < m->smt; i++)
 			__set_bit(first + i * step, t->siblings[cpu]);
 	}

@@ -23,6 +23,10 @@
 #            lookup, in the same blocks; then issue 25's acceptance ratios
 #   napi     the page pool's NAPI node check per poll, in the NUMA guest's
 #            kernel (its KUnit benchmark), against an empty loop
+#   hotplug  one CPU offline and online at 1024 to 8192 CPUs, 64 devices
+#            of 64 vectors, and its growth per doubling; a suspend and
+#            resume of every CPU but one against placing every vector
+#            once (UML KUnit benchmark, from make bench's kunit stage)
 #   local    256 irq_spread_local_cpu() calls against 256
 #            cpumask_local_spread() calls, in the NUMA guest's kernel (its
 #            KUnit benchmark), per node and policy
@@ -89,6 +93,22 @@ fi
 	echo
 	"$out/bench/cost_bench" -i "$instr" || rc=1
 } > "$md.tmp"
+
+# The UML KUnit benchmarks of make bench's kunit stage (check.sh): their
+# lines are in the kernel's own log, which kunit.py keeps.
+uml_log=$BUILD/uml/test.log
+{
+	echo "## CPU hotplug and suspend at 1024 to 8192 CPUs (UML KUnit benchmark)"
+	echo
+	if grep -a -q 'irq_spread_bench_hotplug: .*ratio' "$uml_log" 2>/dev/null; then
+		grep -a 'irq_spread_bench_hotplug: ' "$uml_log" |
+			sed -E 's/^ *# irq_spread_bench_hotplug: /    /'
+	else
+		echo "(the UML benchmark did not run: see $uml_log)"
+		rc=1
+	fi
+	echo
+} >> "$md.tmp"
 
 echo "## NAPI node check per poll (guest kernel, KUnit benchmark)" >> "$md.tmp"
 echo >> "$md.tmp"

@@ -311,6 +311,9 @@ void irq_spread_devs_cpu_offline(struct irq_spread_topology *topo,
 				 unsigned int cpu);
 void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
 				unsigned int cpu);
+void irq_spread_devs_cpu_frozen(struct irq_spread_topology *topo,
+				unsigned int cpu, bool gone);
+void irq_spread_devs_resumed(struct irq_spread_topology *topo);
 
 /* sysfs.c and param.c: the administrator's knobs */
 extern const struct attribute_group *irq_spread_dev_groups[];

@@ -86,6 +86,8 @@ struct irq_spread_topology_ops {
  * @devs: the devices registered on this machine (device.h)
  * @pools_lock: protects @pools
  * @pools: the pools on this machine (pool.h)
+ * @frozen: CPUs that went offline while the system suspends and have not
+ *	come back, for the device layer; %NULL to note none
  * @default_policy: the policy a new registration gets instead of its
  *	driver's, while @default_policy_set (param.c: irq_spread.policy=)
  * @default_policy_set: the administrator chose @default_policy
@@ -113,6 +115,7 @@ struct irq_spread_topology {
 	struct list_head devs;
 	struct mutex pools_lock;	/* protects @pools */
 	struct list_head pools;
+	unsigned long *frozen;
 	enum irq_spread_policy default_policy;
 	bool default_policy_set;
 };

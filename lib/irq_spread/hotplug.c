@@ -33,9 +33,11 @@
 #include <linux/list.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/overflow.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
+#include <linux/suspend.h>
 #include <linux/string.h>
 
 #include <kunit/visibility.h>
@@ -84,107 +86,200 @@ static int irq_spread_dev_repair_slot(struct irq_spread_dev *sd, unsigned int k)
 	return 0;
 }
 
-/*
- * Whether mask @i of the fresh placement @fresh is one no other vector
- * has: not among the vectors of @sd->staged that keep a CPU (each of which
- * takes one equal mask of @fresh, marked in @used), and on no CPU of
- * theirs.
- */
-static bool irq_spread_dev_fresh_free(const struct irq_spread_dev *sd,
-				      const unsigned long *fresh,
-				      const unsigned long *empty,
-				      unsigned long *used, unsigned int i)
-{
-	const unsigned long *m = fresh + i * sd->stride;
-	unsigned int n = sd->topo->nr_cpus, j;
+/* No mask: the end of a chain of &irq_spread_repair.next. */
+#define IRQ_SPREAD_REPAIR_NONE	UINT_MAX
 
-	if (test_bit(i, used))
-		return false;
-	for (j = 0; j < sd->nr_active; j++) {
-		if (!test_bit(j, empty) &&
-		    bitmap_intersects(irq_spread_dev_mask(sd, sd->staged, j), m, n))
-			return false;
+/**
+ * struct irq_spread_repair - a fresh placement, and where its masks are
+ * @fresh: the masks of the fresh placement, one per vector in use
+ * @used: the masks of @fresh a vector has: one of those keeping their CPUs
+ *	that equals it, or one that took it
+ * @kept: the CPUs of the vectors that have a mask
+ * @first: per CPU, the lowest numbered mask of @fresh that holds it, or
+ *	IRQ_SPREAD_REPAIR_NONE
+ * @next: per mask of @fresh, the next one equal to it, or
+ *	IRQ_SPREAD_REPAIR_NONE
+ *
+ * Two masks of one spread are equal or share no CPU: a slot's CPU alone,
+ * or the threads of a core no other vector of the spread is on.  So the
+ * masks of @fresh that equal a mask, or lie within it, are found from its
+ * CPUs' @first and the chains of @next, not by comparing every two.
+ */
+struct irq_spread_repair {
+	unsigned long *fresh;
+	unsigned long *used;
+	unsigned long *kept;
+	unsigned int *first;
+	unsigned int *next;
+};
+
+static void irq_spread_repair_free(struct irq_spread_repair *r)
+{
+	kvfree(r->fresh);
+	bitmap_free(r->used);
+	bitmap_free(r->kept);
+	kvfree(r->first);
+	kfree(r->next);
+}
+
+static int irq_spread_repair_alloc(struct irq_spread_dev *sd,
+				   struct irq_spread_repair *r)
+{
+	unsigned int n = sd->topo->nr_cpus, nr = sd->nr_active;
+
+	r->fresh = kvcalloc(array_size(nr, sd->stride), sizeof(long), GFP_KERNEL);
+	r->used = bitmap_zalloc(nr, GFP_KERNEL);
+	r->kept = bitmap_zalloc(n, GFP_KERNEL);
+	r->first = kvmalloc_array(n, sizeof(*r->first), GFP_KERNEL);
+	r->next = kmalloc_array(nr, sizeof(*r->next), GFP_KERNEL);
+	if (!r->fresh || !r->used || !r->kept || !r->first || !r->next) {
+		irq_spread_repair_free(r);
+		return -ENOMEM;
 	}
-	return true;
+	return 0;
+}
+
+/* Mask @i of @r->fresh. */
+static unsigned long *irq_spread_repair_mask(const struct irq_spread_dev *sd,
+					     const struct irq_spread_repair *r,
+					     unsigned int i)
+{
+	return r->fresh + i * sd->stride;
 }
 
 /*
- * Each vector in @empty takes, in order, the next mask of @fresh that is
- * irq_spread_dev_fresh_free(), and leaves @empty.
+ * Fill @r->first and @r->next from @r->fresh, the highest numbered mask
+ * first: each mask goes before those equal to it in its CPUs' chain.
  */
-static void irq_spread_dev_take_fresh(struct irq_spread_dev *sd,
-				      const unsigned long *fresh,
-				      unsigned long *empty, unsigned long *used)
+static void irq_spread_repair_index(const struct irq_spread_dev *sd,
+				    struct irq_spread_repair *r)
 {
-	unsigned int nr = sd->nr_active, i = 0, k;
+	unsigned int n = sd->topo->nr_cpus, i, c;
+	const unsigned long *m;
+
+	memset(r->first, 0xff, array_size(n, sizeof(*r->first)));
+	for (i = sd->nr_active; i-- > 0;) {
+		m = irq_spread_repair_mask(sd, r, i);
+		c = find_first_bit(m, n);
+		r->next[i] = c < n ? r->first[c] : IRQ_SPREAD_REPAIR_NONE;
+		for_each_set_bit(c, m, n)
+			r->first[c] = i;
+	}
+}
+
+/*
+ * The lowest numbered mask of @r->fresh that no vector has and that
+ * equals @mask, or lies within it (@within); IRQ_SPREAD_REPAIR_NONE if
+ * there is none.  With @used, the lowest such mask a vector has instead.
+ */
+static unsigned int irq_spread_repair_find(const struct irq_spread_dev *sd,
+					   const struct irq_spread_repair *r,
+					   const unsigned long *mask,
+					   bool within, bool used)
+{
+	unsigned int n = sd->topo->nr_cpus, best = IRQ_SPREAD_REPAIR_NONE;
+	unsigned int c, i;
+	const unsigned long *m;
+
+	/* An equal mask has @mask's first CPU: look no further. */
+	for_each_set_bit(c, mask, n) {
+		i = r->first[c];
+		m = i < best ? irq_spread_repair_mask(sd, r, i) : NULL;
+		if (m && (within ? bitmap_subset(m, mask, n) :
+			  bitmap_equal(m, mask, n))) {
+			while (i != IRQ_SPREAD_REPAIR_NONE &&
+			       test_bit(i, r->used) != used)
+				i = r->next[i];
+			best = min(best, i);
+		}
+		if (!within)
+			break;
+	}
+	return best;
+}
+
+/* The CPUs of the vectors not in @empty, in @r->kept. */
+static void irq_spread_repair_kept(const struct irq_spread_dev *sd,
+				   struct irq_spread_repair *r,
+				   const unsigned long *empty)
+{
+	unsigned int n = sd->topo->nr_cpus, j;
+
+	bitmap_zero(r->kept, n);
+	for (j = 0; j < sd->nr_active; j++) {
+		if (!test_bit(j, empty))
+			bitmap_or(r->kept, r->kept,
+				  irq_spread_dev_mask(sd, sd->staged, j), n);
+	}
+}
+
+/*
+ * Each vector in @empty takes, in order, the next mask of @r->fresh that
+ * no vector has and that holds none of the CPUs of the vectors that have
+ * a mask, and leaves @empty.
+ */
+static void irq_spread_repair_take(struct irq_spread_dev *sd,
+				   struct irq_spread_repair *r,
+				   unsigned long *empty)
+{
+	unsigned int n = sd->topo->nr_cpus, nr = sd->nr_active, i = 0, k;
+	const unsigned long *m;
 
 	for_each_set_bit(k, empty, nr) {
 		while (i < nr &&
-		       !irq_spread_dev_fresh_free(sd, fresh, empty, used, i))
+		       (test_bit(i, r->used) ||
+			bitmap_intersects(irq_spread_repair_mask(sd, r, i),
+					  r->kept, n)))
 			i++;
 		if (i == nr)
 			return;
-		bitmap_copy(irq_spread_dev_mask(sd, sd->staged, k),
-			    fresh + i * sd->stride, sd->stride * BITS_PER_LONG);
-		__set_bit(i, used);
+		m = irq_spread_repair_mask(sd, r, i);
+		bitmap_copy(irq_spread_dev_mask(sd, sd->staged, k), m,
+			    sd->stride * BITS_PER_LONG);
+		bitmap_or(r->kept, r->kept, m, n);
+		__set_bit(i, r->used);
 		__clear_bit(k, empty);
 	}
 }
 
-/* Whether a mask of @fresh that a kept vector took (in @used) is @mask. */
-static bool irq_spread_dev_has_equal(const struct irq_spread_dev *sd,
-				     const unsigned long *fresh,
-				     const unsigned long *used,
-				     const unsigned long *mask)
-{
-	unsigned int i;
-
-	for_each_set_bit(i, used, sd->nr_active) {
-		if (bitmap_equal(fresh + i * sd->stride, mask, sd->topo->nr_cpus))
-			return true;
-	}
-	return false;
-}
-
 /*
- * No mask of @fresh is free for some vector in @empty: a vector keeping
- * CPUs that has no equal in @fresh may hold more than its mask there (a
+ * No mask of @r->fresh is free for some vector in @empty: a vector keeping
+ * CPUs that has no equal in @r->fresh may hold more than its mask there (a
  * numa-core vector alone on its core has the whole core, and is no longer
  * alone once the vector that lost its CPU belongs on the other thread).
- * Each such vector whose mask holds an unused mask of @fresh narrows to
- * it, the CPUs it keeps being among those it had, and remembers its home
- * to go back to with the others.  Returns whether one narrowed.
+ * Each such vector whose mask holds a mask of @r->fresh no vector has
+ * narrows to the lowest numbered, the CPUs it keeps being among those it
+ * had, and remembers its home to go back to with the others.  Returns
+ * whether one narrowed.
  */
-static bool irq_spread_dev_narrow(struct irq_spread_dev *sd,
-				  const unsigned long *fresh,
-				  const unsigned long *empty, unsigned long *used)
+static bool irq_spread_repair_narrow(struct irq_spread_dev *sd,
+				     struct irq_spread_repair *r,
+				     const unsigned long *empty)
 {
-	unsigned int n = sd->topo->nr_cpus, nr = sd->nr_active, i, j;
 	struct irq_spread_vec *vec;
-	unsigned long *mask;
 	bool narrowed = false;
+	unsigned long *mask;
+	unsigned int i, j;
 
-	for (j = 0; j < nr; j++) {
+	for (j = 0; j < sd->nr_active; j++) {
 		mask = irq_spread_dev_mask(sd, sd->staged, j);
 		if (test_bit(j, empty) ||
-		    irq_spread_dev_has_equal(sd, fresh, used, mask))
+		    irq_spread_repair_find(sd, r, mask, false, true) !=
+		    IRQ_SPREAD_REPAIR_NONE)
 			continue;
-		for (i = 0; i < nr; i++) {
-			if (test_bit(i, used) ||
-			    !bitmap_subset(fresh + i * sd->stride, mask, n))
-				continue;
-			vec = sd->vec[sd->pre + j];
-			if (!vec->displaced) {
-				bitmap_copy(vec->before_hotplug, mask,
-					    sd->stride * BITS_PER_LONG);
-				vec->displaced = true;
-			}
-			bitmap_copy(mask, fresh + i * sd->stride,
+		i = irq_spread_repair_find(sd, r, mask, true, false);
+		if (i == IRQ_SPREAD_REPAIR_NONE)
+			continue;
+		vec = sd->vec[sd->pre + j];
+		if (!vec->displaced) {
+			bitmap_copy(vec->before_hotplug, mask,
 				    sd->stride * BITS_PER_LONG);
-			__set_bit(i, used);
-			narrowed = true;
-			break;
+			vec->displaced = true;
 		}
+		bitmap_copy(mask, irq_spread_repair_mask(sd, r, i),
+			    sd->stride * BITS_PER_LONG);
+		__set_bit(i, r->used);
+		narrowed = true;
 	}
 	return narrowed;
 }
@@ -197,53 +292,54 @@ static bool irq_spread_dev_narrow(struct irq_spread_dev *sd,
  * still keep every rule of the policy (floor and ceiling per CPU, one per
  * core before a sibling), and no other vector moves.  If that leaves a
  * vector without a mask, the vectors that hold more CPUs than their mask
- * of @fresh narrow to it (irq_spread_dev_narrow()), keeping CPUs they
- * had, and the vectors left try again.  A vector for which there is still
- * none takes its best slot alone (irq_spread_dev_repair_slot()).
+ * of the fresh placement narrow to it (irq_spread_repair_narrow()),
+ * keeping CPUs they had, and the vectors left try again.  A vector for
+ * which there is still none takes its best slot alone
+ * (irq_spread_dev_repair_slot()).  Besides the fresh placement, this is
+ * linear in the vectors and their masks.
  * The vectors keeping a CPU are counted in the load; those in @empty are
  * not, and are when this returns (but one that could not be placed).
  */
 static void irq_spread_dev_repair(struct irq_spread_dev *sd,
 				  unsigned long *empty)
 {
-	struct irq_spread_topology *topo = sd->topo;
-	unsigned int n = topo->nr_cpus, nr = sd->nr_active, i, j, k;
-	unsigned long *fresh, *used;
+	unsigned int nr = sd->nr_active, i, j, k;
+	struct irq_spread_repair r;
 	int ret;
 
-	fresh = kvcalloc(array_size(nr, sd->stride), sizeof(long), GFP_KERNEL);
-	used = bitmap_zalloc(nr, GFP_KERNEL);
-	if (!fresh || !used)
+	if (irq_spread_repair_alloc(sd, &r))
 		goto slots;
 	/* The fresh placement, with none of the device's own load. */
 	irq_spread_dev_release(sd, nr, sd->staged);
-	ret = irq_spread_dev_spread(sd, nr, sd->policy, fresh, 0);
+	ret = irq_spread_dev_spread(sd, nr, sd->policy, r.fresh, 0);
 	if (ret)
 		goto hold;
-	irq_spread_dev_release(sd, nr, fresh);
+	irq_spread_dev_release(sd, nr, r.fresh);
+	irq_spread_repair_index(sd, &r);
 
-	/* Each vector keeping a CPU has its equal, if any, in @fresh. */
+	/* Each vector keeping a CPU has its equal, if any, in @r.fresh. */
 	for (j = 0; j < nr; j++) {
 		if (test_bit(j, empty))
 			continue;
-		for (i = 0; i < nr; i++) {
-			if (!test_bit(i, used) &&
-			    bitmap_equal(fresh + i * sd->stride,
-					 irq_spread_dev_mask(sd, sd->staged, j), n)) {
-				__set_bit(i, used);
-				break;
-			}
-		}
+		i = irq_spread_repair_find(sd, &r,
+					   irq_spread_dev_mask(sd, sd->staged, j),
+					   false, false);
+		if (i != IRQ_SPREAD_REPAIR_NONE)
+			__set_bit(i, r.used);
 	}
-	irq_spread_dev_take_fresh(sd, fresh, empty, used);
-	if (!bitmap_empty(empty, nr) && irq_spread_dev_narrow(sd, fresh, empty, used))
-		irq_spread_dev_take_fresh(sd, fresh, empty, used);
+	irq_spread_repair_kept(sd, &r, empty);
+	irq_spread_repair_take(sd, &r, empty);
+	if (!bitmap_empty(empty, nr) && irq_spread_repair_narrow(sd, &r, empty)) {
+		irq_spread_repair_kept(sd, &r, empty);
+		irq_spread_repair_take(sd, &r, empty);
+	}
 hold:
 	/* The vectors keeping a CPU, and those just placed, count again. */
 	for (j = 0; j < nr; j++) {
 		if (!test_bit(j, empty))
 			irq_spread_dev_hold(sd, 1, irq_spread_dev_mask(sd, sd->staged, j));
 	}
+	irq_spread_repair_free(&r);
 slots:
 	for_each_set_bit(k, empty, nr) {
 		ret = irq_spread_dev_repair_slot(sd, k);
@@ -251,8 +347,36 @@ slots:
 			dev_warn(sd->dev, "irq_spread: vector %u not placed: %d\n",
 				 sd->pre + k, ret);
 	}
-	bitmap_free(used);
-	kvfree(fresh);
+}
+
+/* Whether @sd has a reserved vector on every CPU, which follows every CPU. */
+static bool irq_spread_dev_follows_all(const struct irq_spread_dev *sd)
+{
+	unsigned int k;
+
+	for (k = 0; k < sd->pre + sd->post; k++) {
+		if (sd->reserved[k] == IRQ_SPREAD_ALL_CPUS)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether CPU hotplug of @cpu may move a vector of @sd: one of its spread
+ * vectors is on @cpu (@back: was displaced), or it has a reserved vector
+ * on every CPU.  The devices it may not are not touched at all.
+ */
+static bool irq_spread_dev_affected(const struct irq_spread_dev *sd,
+				    unsigned int cpu, bool back)
+{
+	unsigned int k;
+
+	for (k = 0; k < sd->nr_active; k++) {
+		if (back ? sd->vec[sd->pre + k]->displaced :
+		    test_bit(cpu, irq_spread_dev_mask(sd, sd->placed, k)))
+			return true;
+	}
+	return irq_spread_dev_follows_all(sd);
 }
 
 /*
@@ -264,11 +388,7 @@ slots:
  */
 static void irq_spread_dev_hotplug_commit(struct irq_spread_dev *sd, bool moved)
 {
-	unsigned int k;
-
-	for (k = 0; !moved && k < sd->pre + sd->post; k++)
-		moved = sd->reserved[k] == IRQ_SPREAD_ALL_CPUS;
-	if (!moved)
+	if (!moved && !irq_spread_dev_follows_all(sd))
 		return;
 	if (irq_spread_dev_commit(sd, sd->staged, sd->nr_active, 0))
 		sd->refused = true;
@@ -276,9 +396,12 @@ static void irq_spread_dev_hotplug_commit(struct irq_spread_dev *sd, bool moved)
 	irq_spread_dev_committed(sd);
 }
 
-/* @cpu is leaving: move only the vectors of @sd whose mask holds it. */
+/*
+ * @cpu is leaving, or is gone (@gone: it went while the system suspended):
+ * move only the vectors of @sd whose mask holds it.
+ */
 static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
-				       unsigned int cpu)
+				       unsigned int cpu, bool gone)
 {
 	size_t longs = array_size(sd->nr_active, sd->stride);
 	unsigned int n = sd->topo->nr_cpus, k;
@@ -287,6 +410,8 @@ static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 	bool moved = false;
 
 	lockdep_assert_held(&sd->lock);
+	if (!irq_spread_dev_affected(sd, cpu, false))
+		return;
 	empty = sd->empty;
 	bitmap_zero(empty, sd->nr_active);
 	irq_spread_dev_load(sd, false, true);
@@ -312,11 +437,32 @@ static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 	}
 	if (!bitmap_empty(empty, sd->nr_active))
 		irq_spread_dev_repair(sd, empty);
-	/* The interrupts on @cpu: the interrupt core moves them after this. */
-	sd->going = cpu;
+	/*
+	 * The interrupts on @cpu: the interrupt core moves them after this;
+	 * those of a CPU gone, it moved already, and they are applied.
+	 */
+	sd->going = gone ? -1 : cpu;
 	irq_spread_dev_hotplug_commit(sd, moved);
 	sd->going = -1;
 	irq_spread_dev_load(sd, false, false);
+}
+
+/* @cpu is leaving, or gone (@gone): the devices' and pools' vectors move. */
+static void irq_spread_devs_leave(struct irq_spread_topology *topo,
+				  unsigned int cpu, bool gone)
+{
+	struct irq_spread_dev *sd;
+
+	mutex_lock(&topo->devs_lock);
+	if (topo->leaving)
+		set_bit(cpu, topo->leaving);
+	list_for_each_entry(sd, &topo->devs, list) {
+		mutex_lock(&sd->lock);
+		irq_spread_dev_cpu_offline(sd, cpu, gone);
+		mutex_unlock(&sd->lock);
+	}
+	mutex_unlock(&topo->devs_lock);
+	irq_spread_pools_cpu_offline(topo, cpu);
 }
 
 /**
@@ -335,18 +481,7 @@ static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 void irq_spread_devs_cpu_offline(struct irq_spread_topology *topo,
 				 unsigned int cpu)
 {
-	struct irq_spread_dev *sd;
-
-	mutex_lock(&topo->devs_lock);
-	if (topo->leaving)
-		set_bit(cpu, topo->leaving);
-	list_for_each_entry(sd, &topo->devs, list) {
-		mutex_lock(&sd->lock);
-		irq_spread_dev_cpu_offline(sd, cpu);
-		mutex_unlock(&sd->lock);
-	}
-	mutex_unlock(&topo->devs_lock);
-	irq_spread_pools_cpu_offline(topo, cpu);
+	irq_spread_devs_leave(topo, cpu, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_cpu_offline);
 
@@ -354,7 +489,8 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_cpu_offline);
  * @cpu came back: the vectors that CPU hotplug displaced go back home, if
  * every CPU of their home is there again; nothing else moves.
  */
-static void irq_spread_dev_cpu_back(struct irq_spread_dev *sd)
+static void irq_spread_dev_cpu_back(struct irq_spread_dev *sd,
+				    unsigned int cpu)
 {
 	struct irq_spread_topology *topo = sd->topo;
 	size_t longs = array_size(sd->nr_active, sd->stride);
@@ -364,6 +500,8 @@ static void irq_spread_dev_cpu_back(struct irq_spread_dev *sd)
 	bool moved = false;
 
 	lockdep_assert_held(&sd->lock);
+	if (!irq_spread_dev_affected(sd, cpu, true))
+		return;
 	irq_spread_dev_load(sd, false, true);
 	irq_spread_dev_eligible(sd, sd->scratch);
 	memcpy(sd->staged, sd->placed, longs * sizeof(long));
@@ -411,7 +549,7 @@ void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
 	list_for_each_entry(sd, &topo->devs, list) {
 		mutex_lock(&sd->lock);
 		if (test_bit(cpu, sd->placed_within)) {
-			irq_spread_dev_cpu_back(sd);
+			irq_spread_dev_cpu_back(sd, cpu);
 		} else {
 			ret = irq_spread_dev_respread(sd, sd->nr_asked,
 						      sd->policy, 0);
@@ -426,15 +564,59 @@ void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_cpu_online);
 
-/*
- * While the system suspends and resumes (cpuhp_tasks_frozen), the devices'
- * placement stays: the interrupt core moves their interrupts off each CPU
- * and brings them home with it.  Pools follow their own placement.
+/**
+ * irq_spread_devs_cpu_frozen - a CPU went or came while the system suspends
+ * @topo: the machine
+ * @cpu: the CPU
+ * @gone: it went offline; else it came back
+ *
+ * While the system suspends and resumes (cpuhp_tasks_frozen), nothing is
+ * placed: the interrupt core moves the interrupts of every CPU but the
+ * boot one off it and brings them home with it, as their placement
+ * stays.  The CPUs that went are only noted, for irq_spread_devs_resumed().
+ *
+ * Context: any context; from a CPU hotplug callback.
  */
+void irq_spread_devs_cpu_frozen(struct irq_spread_topology *topo,
+				unsigned int cpu, bool gone)
+{
+	if (!topo->frozen)
+		return;
+	if (gone)
+		set_bit(cpu, topo->frozen);
+	else
+		clear_bit(cpu, topo->frozen);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_cpu_frozen);
+
+/**
+ * irq_spread_devs_resumed - the system resumed
+ * @topo: the machine
+ *
+ * A CPU that went offline while the system suspended and did not come
+ * back is now taken offline as irq_spread_devs_cpu_offline() does, once:
+ * its vectors move off it, where the interrupt core had moved their
+ * interrupts for the time being.  For every other CPU nothing happens.
+ *
+ * Context: process context, may sleep.
+ */
+void irq_spread_devs_resumed(struct irq_spread_topology *topo)
+{
+	unsigned int cpu;
+
+	if (!topo->frozen)
+		return;
+	for_each_set_bit(cpu, topo->frozen, topo->nr_cpus) {
+		clear_bit(cpu, topo->frozen);
+		irq_spread_devs_leave(topo, cpu, true);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_resumed);
+
 static int irq_spread_cpu_online(unsigned int cpu)
 {
 	if (cpuhp_tasks_frozen)
-		irq_spread_pools_cpu_online(&irq_spread_system, cpu);
+		irq_spread_devs_cpu_frozen(&irq_spread_system, cpu, false);
 	else
 		irq_spread_devs_cpu_online(&irq_spread_system, cpu);
 	return 0;
@@ -447,11 +629,28 @@ static int irq_spread_cpu_online(unsigned int cpu)
 static int irq_spread_cpu_offline(unsigned int cpu)
 {
 	if (cpuhp_tasks_frozen)
-		irq_spread_pools_cpu_offline(&irq_spread_system, cpu);
+		irq_spread_devs_cpu_frozen(&irq_spread_system, cpu, true);
 	else
 		irq_spread_devs_cpu_offline(&irq_spread_system, cpu);
 	return 0;
 }
+
+static int irq_spread_pm_notify(struct notifier_block *nb,
+				unsigned long action, void *data)
+{
+	switch (action) {
+	case PM_POST_SUSPEND:
+	case PM_POST_HIBERNATION:
+	case PM_POST_RESTORE:
+		irq_spread_devs_resumed(&irq_spread_system);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block irq_spread_pm_nb = {
+	.notifier_call = irq_spread_pm_notify,
+};
 
 static int __init irq_spread_dev_init(void)
 {
@@ -463,6 +662,10 @@ static int __init irq_spread_dev_init(void)
 					irq_spread_cpu_offline);
 	if (ret < 0)
 		pr_err("no CPU hotplug state, vectors will not follow CPUs: %d\n",
+		       ret);
+	ret = register_pm_notifier(&irq_spread_pm_nb);
+	if (ret)
+		pr_err("no PM notifier, a CPU not back after resume keeps its vectors: %d\n",
 		       ret);
 	return 0;
 }

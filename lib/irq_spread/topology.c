@@ -92,6 +92,7 @@ static const struct irq_spread_topology_ops irq_spread_system_ops = {
  * core moves an interrupt whose CPUs all go offline.
  */
 static struct cpumask irq_spread_system_leaving;
+static struct cpumask irq_spread_system_frozen;
 
 struct irq_spread_topology irq_spread_system = {
 	.ops	= &irq_spread_system_ops,
@@ -102,6 +103,7 @@ struct irq_spread_topology irq_spread_system = {
 	.pools_lock = __MUTEX_INITIALIZER(irq_spread_system.pools_lock),
 	.pools	= LIST_HEAD_INIT(irq_spread_system.pools),
 	.leaving = cpumask_bits(&irq_spread_system_leaving),
+	.frozen = cpumask_bits(&irq_spread_system_frozen),
 };
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_system);
 

@@ -2155,6 +2155,54 @@ static void irq_spread_test_dev_hotplug(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), c->before);
 }
 
+/*
+ * While the system suspends, CPUs going and coming place nothing: the
+ * interrupt core brings every interrupt home with its CPU.  A CPU that
+ * does not come back is taken offline once the system resumed, as CPU
+ * hotplug does ("numa, a CPU with a vector" of hotplug_cases: vector 1
+ * to CPU 4), and its vector goes home when it comes online.
+ */
+static void irq_spread_test_dev_suspend(struct kunit *test)
+{
+	struct irq_spread_dev *sd = dev_register(test, IRQ_SPREAD_NUMA, 4);
+	struct dev_test *t = test->priv;
+	struct irq_spread_topology *topo = &t->m->topo;
+	unsigned int cpu;
+
+	KUNIT_ASSERT_STREQ(test, fake_affinities(test, 4), "0;1;2;3");
+	fake_sets_zero(test);
+	for (cpu = FAKE_NR_CPUS - 1; cpu > 0; cpu--) {
+		irq_spread_devs_cpu_frozen(topo, cpu, true);
+		__clear_bit(cpu, t->m->online);
+	}
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 0);
+	KUNIT_EXPECT_STREQ(test, irq_spread_test_vector_masks(test, sd, 4),
+			   "0;1;2;3");
+	for (cpu = 1; cpu < FAKE_NR_CPUS; cpu++) {
+		__set_bit(cpu, t->m->online);
+		irq_spread_devs_cpu_frozen(topo, cpu, false);
+	}
+	irq_spread_devs_resumed(topo);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 0);
+	KUNIT_EXPECT_STREQ(test, irq_spread_test_vector_masks(test, sd, 4),
+			   "0;1;2;3");
+
+	irq_spread_devs_cpu_frozen(topo, 1, true);
+	__clear_bit(1, t->m->online);
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 0);
+	irq_spread_devs_resumed(topo);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;4;2;3");
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 1);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(topo), 4);
+
+	fake_sets_zero(test);
+	__set_bit(1, t->m->online);
+	play_cpu_online(test, 1);
+	KUNIT_EXPECT_STREQ(test, fake_affinities(test, 4), "0;1;2;3");
+	KUNIT_EXPECT_EQ(test, fake_sets(test, 4), 1);
+	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(topo), 4);
+}
+
 /* Register another device like @info on @name, its IRQs from @irq on. */
 static struct irq_spread_dev *dev_register_other(struct kunit *test,
 						 struct irq_spread_dev_info *info,
@@ -3100,6 +3148,7 @@ static struct kunit_case irq_spread_dev_test_cases[] = {
 	KUNIT_CASE(irq_spread_test_dev_no_class),
 	KUNIT_CASE_PARAM(irq_spread_test_dev_hotplug, hotplug_gen_params),
 	KUNIT_CASE(irq_spread_test_dev_hotplug_others),
+	KUNIT_CASE(irq_spread_test_dev_suspend),
 	KUNIT_CASE(irq_spread_test_dev_load_attached),
 	KUNIT_CASE(irq_spread_test_dev_changed),
 	KUNIT_CASE(irq_spread_test_irqs_list),

@@ -292,6 +292,7 @@ irq_spread_test_topo_new(struct kunit *test,
 						       t), 0);
 	/* The device layer marks CPUs going offline here, as on the system. */
 	t->topo.leaving = irq_spread_test_bitmap(test, t);
+	t->topo.frozen = irq_spread_test_bitmap(test, t);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, test_topo_destroy,
 							&t->topo), 0);
 	return t;

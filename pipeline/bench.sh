@@ -19,8 +19,10 @@
 #            spread at 4096 and 8192 CPUs, counted by callgrind
 #            (valgrind --tool=callgrind --toggle-collect='timed_*' on
 #            cost_bench -n; left out without valgrind); a pool's get and
-#            put at 255 vectors x 2750 users against mlx5's old per-CPU
-#            lookup, in the same blocks; then issue 25's acceptance ratios
+#            put at 255 vectors x 2750 users (seed 004) against mlx5 7.3's
+#            own SF pool search, built from the base's mlx5 source in this
+#            run (tools/irq_spread/bench/mlx5_sf.c), in the same blocks;
+#            then the acceptance ratios of issues 25 and 39
 #   napi     the page pool's NAPI node check per poll, in the NUMA guest's
 #            kernel (its KUnit benchmark), against an empty loop
 #   hotplug  one CPU offline and online at 1024 to 8192 CPUs, 64 devices
@@ -45,7 +47,8 @@ rc=0
 
 mkdir -p "$out" "$dir"
 t0=$(date +%s)
-make -s -C "$REPO_DIR/tools/irq_spread" OUTPUT="$out/" -j"$JOBS" bench ||
+make -s -C "$REPO_DIR/tools/irq_spread" OUTPUT="$out/" IRQ_SPREAD_CACHE="$CACHE" \
+	-j"$JOBS" bench ||
 	die "bench: the benchmark programs did not build"
 
 # Instructions per run, for cost_bench -i: a few runs of each spread under

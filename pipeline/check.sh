@@ -255,9 +255,10 @@ gate_checkpatch()
 {
 	local files p bad=0
 
-	# The tool's compat header mimics kernel interfaces under their kernel
-	# names (typedefs, macros that drop arguments): checkpatch's rules are
-	# for the code that uses them.
+	# The tool's compat headers (include/: the library's, and mlx5_shim.h,
+	# the bench's for mlx5's own source) mimic kernel interfaces under their
+	# kernel names (typedefs, macros that drop arguments): checkpatch's rules
+	# are for the code that uses them.
 	# The fuzz targets' entry points have libFuzzer's names, and their
 	# messages stay whole lines, as coding-style.rst wants of messages.
 	files=$(project_files '\.(c|h)$|(^|/)Kconfig[^/]*$' |

@@ -163,7 +163,7 @@ int irq_spread_dev_pool_get(struct irq_spread_dev *sd, unsigned int vector,
 	mutex_lock(&sd->lock);
 	vec->pool = pool;
 	vec->pool_vector = p;
-	list_add_tail(&vec->pool_link, &pool->links[p]);
+	list_add_tail(&vec->pool_link, &pool->vec[p].links);
 	irq_spread_vec_serve(vec, irq_spread_pool_mask(pool, p));
 	mutex_unlock(&sd->lock);
 	p += pool->info.first_vector;

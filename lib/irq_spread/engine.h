@@ -40,6 +40,13 @@ struct irq_spread_query;
  *	nr_cpus bits that stays valid for the duration of a spread.  Sibling
  *	masks change only when the online CPUs do: the engine links each
  *	core's threads again then, and only then.
+ * @llc_cpus: the CPUs that share @cpu's last-level cache (its L3, or its
+ *	cluster where the architecture groups cores by cluster instead),
+ *	@cpu included, as a bitmap of nr_cpus bits valid as @sibling_cpus
+ *	is, and changing only when the online CPUs do; the masks of the
+ *	online CPUs partition them.  %NULL (the op) for a machine whose
+ *	cache domains are not known: the order is then that of NUMA hops,
+ *	cores and threads alone.
  * @eligible_cpus: write to @dst the CPUs that may take an interrupt: online
  *	and housekeeping for managed interrupts and for the tick.
  * @online_cpus: write to @dst the online CPUs, the fallback when no CPU is
@@ -56,6 +63,8 @@ struct irq_spread_topology_ops {
 					  int node);
 	const unsigned long *(*sibling_cpus)(const struct irq_spread_topology *topo,
 					     unsigned int cpu);
+	const unsigned long *(*llc_cpus)(const struct irq_spread_topology *topo,
+					 unsigned int cpu);
 	void (*eligible_cpus)(const struct irq_spread_topology *topo,
 			      unsigned long *dst);
 	void (*online_cpus)(const struct irq_spread_topology *topo,

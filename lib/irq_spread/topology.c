@@ -45,6 +45,30 @@ irq_spread_system_sibling_cpus(const struct irq_spread_topology *topo,
 	return cpumask_bits(topology_sibling_cpumask(cpu));
 }
 
+#ifdef CONFIG_SCHED_MC
+/*
+ * A CPU's cache domain is the scheduler's MC level: the CPUs that share its
+ * last-level cache.  On x86 that is cpu_llc_shared_mask(), an L3 (a CCX on
+ * AMD); on architectures of the generic arch_topology (arm64, RISC-V) it is
+ * the smaller of the node, the package and the LLC, or the cluster where no
+ * LLC is shared (clusters then being the cache domain, as group_cpus_evenly()
+ * takes them); powerpc and s390 give their own MC groups.  Kept up to date
+ * as CPUs come and go, as the sibling masks are.  Without CONFIG_SCHED_MC
+ * the machine has no cache domain for irq_spread, and the order is that of
+ * NUMA hops, cores and threads.
+ */
+static const unsigned long *
+irq_spread_system_llc_cpus(const struct irq_spread_topology *topo,
+			   unsigned int cpu)
+{
+	return cpumask_bits(cpu_coregroup_mask(cpu));
+}
+
+#define IRQ_SPREAD_SYSTEM_LLC_CPUS	irq_spread_system_llc_cpus
+#else
+#define IRQ_SPREAD_SYSTEM_LLC_CPUS	NULL
+#endif
+
 /*
  * isolcpus=managed_irq keeps managed interrupts off a CPU; nohz_full keeps
  * the tick, and so should keep device interrupts, off it.  irqaffinity=
@@ -80,6 +104,7 @@ static const struct irq_spread_topology_ops irq_spread_system_ops = {
 	.distance	= irq_spread_system_distance,
 	.node_cpus	= irq_spread_system_node_cpus,
 	.sibling_cpus	= irq_spread_system_sibling_cpus,
+	.llc_cpus	= IRQ_SPREAD_SYSTEM_LLC_CPUS,
 	.eligible_cpus	= irq_spread_system_eligible_cpus,
 	.online_cpus	= irq_spread_system_online_cpus,
 	.cpu_node	= irq_spread_system_cpu_node,

@@ -12,7 +12,8 @@
  *	devices/system/cpu/cpuN/topology/thread_siblings_list
  *						required for online CPUs
  *	devices/system/cpu/cpuN/topology/physical_package_id	optional
- *	devices/system/cpu/cpuN/cache/index3/shared_cpu_list	optional
+ *	devices/system/cpu/cpuN/cache/index3/shared_cpu_list	optional: the
+ *		L3 domains, which the engine spreads across (llc_cpus)
  *	devices/system/node/nodeN/{cpulist,distance}
  *		required for every nodeN directory; a tree without
  *		devices/system/node is one node holding every CPU
@@ -269,13 +270,15 @@ int machine_alloc(struct machine *m, unsigned int nr_cpus,
 	m->core = malloc(nr_cpus * sizeof(int));
 	m->package = malloc(nr_cpus * sizeof(int));
 	m->l3 = malloc(nr_cpus * sizeof(int));
+	m->llc = calloc(nr_cpus, sizeof(*m->llc));
 	m->present = machine_bitmap(m);
 	m->online = machine_bitmap(m);
 	m->isolated = machine_bitmap(m);
 	m->nohz_full = machine_bitmap(m);
 	m->eligible = machine_bitmap(m);
 	if (!m->distance || !m->node_cpus || !m->node_online || !m->siblings ||
-	    !m->cpu_node || !m->core || !m->package || !m->l3 || !m->present ||
+	    !m->cpu_node || !m->core || !m->package || !m->l3 || !m->llc ||
+	    !m->present ||
 	    !m->online || !m->isolated || !m->nohz_full || !m->eligible)
 		goto fail;
 	for (i = 0; i < nr_cpus; i++) {
@@ -303,6 +306,9 @@ void machine_free(struct machine *m)
 	if (m->siblings)
 		for (i = 0; i < m->nr_cpus; i++)
 			free(m->siblings[i]);
+	if (m->llc_masks)
+		for (i = 0; i < m->nr_l3; i++)
+			free(m->llc_masks[i]);
 	if (m->topo.ops)
 		irq_spread_topology_destroy(&m->topo);
 	free(m->distance);
@@ -313,6 +319,8 @@ void machine_free(struct machine *m)
 	free(m->core);
 	free(m->package);
 	free(m->l3);
+	free(m->llc);
+	free(m->llc_masks);
 	free(m->present);
 	free(m->online);
 	free(m->isolated);
@@ -344,6 +352,14 @@ machine_sibling_cpus(const struct irq_spread_topology *topo, unsigned int cpu)
 	return m->siblings[cpu];
 }
 
+static const unsigned long *
+machine_llc_cpus(const struct irq_spread_topology *topo, unsigned int cpu)
+{
+	const struct machine *m = topo->priv;
+
+	return m->llc[cpu];
+}
+
 static void machine_eligible_cpus(const struct irq_spread_topology *topo,
 				  unsigned long *dst)
 {
@@ -372,6 +388,17 @@ static const struct irq_spread_topology_ops machine_ops = {
 	.distance	= machine_topo_distance,
 	.node_cpus	= machine_topo_node_cpus,
 	.sibling_cpus	= machine_sibling_cpus,
+	.eligible_cpus	= machine_eligible_cpus,
+	.online_cpus	= machine_online_cpus,
+	.cpu_node	= machine_cpu_node,
+};
+
+/* A machine with L3 domains: the engine spreads across them. */
+static const struct irq_spread_topology_ops machine_llc_ops = {
+	.distance	= machine_topo_distance,
+	.node_cpus	= machine_topo_node_cpus,
+	.sibling_cpus	= machine_sibling_cpus,
+	.llc_cpus	= machine_llc_cpus,
 	.eligible_cpus	= machine_eligible_cpus,
 	.online_cpus	= machine_online_cpus,
 	.cpu_node	= machine_cpu_node,
@@ -449,10 +476,34 @@ static int first_and(const unsigned long *a, const unsigned long *b,
 	return n;
 }
 
+/*
+ * The L3 domain masks of the CPUs of @has_l3 (those with an index3 of
+ * their own, by their dense @m->l3), into @m->llc; false if out of memory.
+ */
+static bool machine_llc(struct machine *m, const unsigned long *has_l3)
+{
+	unsigned int n = m->nr_cpus, cpu, k;
+
+	m->llc_masks = calloc(m->nr_l3 ? m->nr_l3 : 1, sizeof(*m->llc_masks));
+	if (!m->llc_masks)
+		return false;
+	for (k = 0; k < m->nr_l3; k++) {
+		m->llc_masks[k] = machine_bitmap(m);
+		if (!m->llc_masks[k])
+			return false;
+	}
+	for_each_set_bit(cpu, has_l3, n)
+		__set_bit(cpu, m->llc_masks[m->l3[cpu]]);
+	for_each_set_bit(cpu, has_l3, n)
+		m->llc[cpu] = m->llc_masks[m->l3[cpu]];
+	return true;
+}
+
 int machine_finish(struct machine *m, char *err, size_t errlen)
 {
 	unsigned int n = m->nr_cpus, cpu, sib, node, other;
 	unsigned long *seen = machine_bitmap(m);
+	bool llc = false;
 	int d;
 
 	if (!seen) {
@@ -515,18 +566,28 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 	m->nr_cores = densify(m->core, n);
 	/*
 	 * Without an L3 of its own, a CPU's domain is its package: ids past
-	 * the CPU numbers, which name the L3 domains read from sysfs.
+	 * the CPU numbers, which name the L3 domains read from sysfs.  Only
+	 * the L3s read are the engine's cache domains.
 	 */
-	for (cpu = 0; cpu < n; cpu++)
-		if (m->l3[cpu] < 0 && m->package[cpu] >= 0 &&
-		    test_bit(cpu, m->present))
+	bitmap_zero(seen, n);
+	for (cpu = 0; cpu < n; cpu++) {
+		if (m->l3[cpu] >= 0) {
+			__set_bit(cpu, seen);
+			llc = true;
+		} else if (m->package[cpu] >= 0 && test_bit(cpu, m->present)) {
 			m->l3[cpu] = n + m->package[cpu];
+		}
+	}
 	m->nr_l3 = densify(m->l3, n);
+	if (!machine_llc(m, seen)) {
+		seterr(err, errlen, "out of memory");
+		goto fail;
+	}
 
 	bitmap_andnot(m->eligible, m->online, m->isolated, n);
 	bitmap_andnot(m->eligible, m->eligible, m->nohz_full, n);
-	if (irq_spread_topology_init(&m->topo, &machine_ops, n, m->nr_nodes,
-				     m))
+	if (irq_spread_topology_init(&m->topo, llc ? &machine_llc_ops :
+				     &machine_ops, n, m->nr_nodes, m))
 		goto fail;
 	free(seen);
 	return 0;

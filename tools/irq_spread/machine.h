@@ -32,6 +32,11 @@
  * @package: per CPU, physical_package_id, or -1
  * @l3: per CPU, a dense L3 domain index (0..@nr_l3 - 1): CPUs with the same
  *	cache/index3/shared_cpu_list; the package when a CPU has no index3
+ * @llc: per CPU with a cache/index3, the CPUs of its L3 domain (those of
+ *	@l3 with the same index3; shared between them), which the engine
+ *	orders by; %NULL for a CPU without one (the engine has no cache
+ *	domains if no CPU has one)
+ * @llc_masks: the @nr_l3 masks @llc points to
  * @nr_cores: number of physical cores
  * @nr_l3: number of L3 domains
  * @topo: the engine's topology over this machine (machine_topology())
@@ -53,6 +58,8 @@ struct machine {
 	int *core;
 	int *package;
 	int *l3;
+	unsigned long **llc;
+	unsigned long **llc_masks;
 	unsigned int nr_cores;
 	unsigned int nr_l3;
 	struct irq_spread_topology topo;

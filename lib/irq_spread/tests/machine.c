@@ -7,6 +7,7 @@
 #include <kunit/device.h>
 #include <kunit/test.h>
 #include <kunit/visibility.h>
+#include <linux/array_size.h>
 #include <linux/bitmap.h>
 #include <linux/container_of.h>
 #include <linux/cpumask.h>
@@ -45,6 +46,28 @@ const struct test_machine irq_spread_test_epyc = {
 	.smt = 2, .smt_stride = 128,
 };
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_epyc);
+
+/* The seed's L3 domains are its nodes: one CCX per CCD, a CCD per node. */
+const struct test_machine irq_spread_test_epyc_l3 = {
+	.name = "EPYC 7763 2S 16N, L3 per CCX", .nr_cpus = 256, .nr_nodes = 16,
+	.node_cpus = epyc_nodes, .distance = epyc_distance,
+	.smt = 2, .smt_stride = 128,
+	.l3_cpus = epyc_nodes, .nr_l3 = ARRAY_SIZE(epyc_nodes),
+};
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_epyc_l3);
+
+static const char * const epyc_nps1_nodes[] = {
+	"0-63,128-191", "64-127,192-255",
+};
+
+/* The CCXs of NPS1 are the nodes of the 16-node layout above. */
+const struct test_machine irq_spread_test_epyc_nps1 = {
+	.name = "EPYC 7763 2S NPS1, L3 per CCX", .nr_cpus = 256, .nr_nodes = 2,
+	.node_cpus = epyc_nps1_nodes, .remote = 32,
+	.smt = 2, .smt_stride = 128,
+	.l3_cpus = epyc_nodes, .nr_l3 = ARRAY_SIZE(epyc_nodes),
+};
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_test_epyc_nps1);
 
 static const char * const mana_nodes[] = { "0-7" };
 
@@ -115,6 +138,12 @@ static const unsigned long *test_sibling_cpus(const struct irq_spread_topology *
 	return to_test_topo(topo)->siblings[cpu];
 }
 
+static const unsigned long *test_llc_cpus(const struct irq_spread_topology *topo,
+					  unsigned int cpu)
+{
+	return to_test_topo(topo)->llc[cpu];
+}
+
 static void test_eligible_cpus(const struct irq_spread_topology *topo,
 			       unsigned long *dst)
 {
@@ -139,6 +168,17 @@ static const struct irq_spread_topology_ops test_topo_ops = {
 	.distance	= test_distance,
 	.node_cpus	= test_node_cpus,
 	.sibling_cpus	= test_sibling_cpus,
+	.eligible_cpus	= test_eligible_cpus,
+	.online_cpus	= test_online_cpus,
+	.cpu_node	= test_cpu_node,
+};
+
+/* A machine with its L3 domains. */
+static const struct irq_spread_topology_ops test_topo_l3_ops = {
+	.distance	= test_distance,
+	.node_cpus	= test_node_cpus,
+	.sibling_cpus	= test_sibling_cpus,
+	.llc_cpus	= test_llc_cpus,
 	.eligible_cpus	= test_eligible_cpus,
 	.online_cpus	= test_online_cpus,
 	.cpu_node	= test_cpu_node,
@@ -240,6 +280,28 @@ static void test_topo_siblings(struct kunit *test,
 	}
 }
 
+/* Each CPU's L3 domain, from @t->m->l3_cpus: every CPU in exactly one. */
+static void test_topo_llc(struct kunit *test, struct test_topo *t)
+{
+	const struct test_machine *m = t->m;
+	unsigned int k, cpu;
+	unsigned long *l3;
+
+	if (!m->l3_cpus)
+		return;
+	t->llc = kunit_kcalloc(test, m->nr_cpus, sizeof(*t->llc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->llc);
+	for (k = 0; k < m->nr_l3; k++) {
+		l3 = irq_spread_test_cpus(test, t, m->l3_cpus[k]);
+		for_each_set_bit(cpu, l3, m->nr_cpus) {
+			KUNIT_ASSERT_NULL(test, t->llc[cpu]);
+			t->llc[cpu] = l3;
+		}
+	}
+	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+		KUNIT_ASSERT_NOT_NULL(test, t->llc[cpu]);
+}
+
 static void test_topo_destroy(void *topo)
 {
 	irq_spread_topology_destroy(topo);
@@ -281,13 +343,16 @@ irq_spread_test_topo_new(struct kunit *test,
 			t->cpu_node[cpu] = node;
 	}
 	test_topo_siblings(test, t);
+	test_topo_llc(test, t);
 
 	t->online = irq_spread_test_bitmap(test, t);
 	bitmap_fill(t->online, m->nr_cpus);
 	t->housekeeping = irq_spread_test_bitmap(test, t);
 	bitmap_fill(t->housekeeping, m->nr_cpus);
 
-	KUNIT_ASSERT_EQ(test, irq_spread_topology_init(&t->topo, &test_topo_ops,
+	KUNIT_ASSERT_EQ(test, irq_spread_topology_init(&t->topo,
+						       m->l3_cpus ? &test_topo_l3_ops :
+								    &test_topo_ops,
 						       m->nr_cpus, m->nr_nodes,
 						       t), 0);
 	/* The device layer marks CPUs going offline here, as on the system. */

@@ -24,6 +24,10 @@
  * @smt: threads per core
  * @smt_stride: 0 if a core's threads are adjacent CPU numbers, else the
  *	distance between them (thread siblings i, i + @smt_stride, ...)
+ * @l3_cpus: each L3 (last-level cache) domain's CPU list, @nr_l3 of them,
+ *	covering every CPU once; %NULL for a machine whose cache domains are
+ *	not known (its topology has no llc_cpus)
+ * @nr_l3: see @l3_cpus
  */
 struct test_machine {
 	const char *name;
@@ -34,6 +38,8 @@ struct test_machine {
 	int remote;
 	unsigned int smt;
 	unsigned int smt_stride;
+	const char * const *l3_cpus;
+	unsigned int nr_l3;
 };
 
 /**
@@ -42,6 +48,7 @@ struct test_machine {
  * @m: the machine
  * @node_cpus: each node's CPUs
  * @siblings: each CPU's SMT siblings, itself included
+ * @llc: each CPU's L3 domain, itself included; %NULL without @m->l3_cpus
  * @cpu_node: each CPU's node
  * @online: the CPUs @topo reports online, all of them at first
  * @housekeeping: the housekeeping CPUs, all of them at first; @topo reports
@@ -55,6 +62,7 @@ struct test_topo {
 	const struct test_machine *m;
 	unsigned long **node_cpus;
 	unsigned long **siblings;
+	unsigned long **llc;
 	int *cpu_node;
 	unsigned long *online;
 	unsigned long *housekeeping;
@@ -68,6 +76,19 @@ struct test_topo {
  * nodes of a quadrant (nodes 2k and 2k+1), 12 otherwise; 32 across sockets.
  */
 extern const struct test_machine irq_spread_test_epyc;
+
+/*
+ * Seed 000 with its cache domains: irq_spread_test_epyc and an L3 per CCX,
+ * which on Zen 3 is the CCD, so one per node: L3 k = node k's CPUs.
+ */
+extern const struct test_machine irq_spread_test_epyc_l3;
+
+/*
+ * The seed's EPYC in NPS1: a node per socket, node 0 = CPUs 0-63 and their
+ * siblings 128-191, node 1 = 64-127 and 192-255, SLIT 10 / 32; still an
+ * L3 per CCX, eight per node: L3 k = CPUs 8k..8k+7 and 128+8k..128+8k+7.
+ */
+extern const struct test_machine irq_spread_test_epyc_nps1;
 
 /* Seed 002: MANA's Hyper-V VM, one node, 4 cores SMT2, siblings 2k, 2k+1. */
 extern const struct test_machine irq_spread_test_mana_vm;

@@ -7,9 +7,9 @@
  * vector before every slot has one, and the first round follows the order.
  * The order sorts the slots by
  *
- *	numa:		tier, load, CPU number
- *	numa-core:	tier, rank, core load, load, CPU number
- *	core:		rank, tier, core load, load, CPU number
+ *	numa:		tier, load, round, domain load, CPU number
+ *	numa-core:	tier, rank, core load, load, round, domain load, CPU number
+ *	core:		rank, tier, core load, load, round, domain load, CPU number
  *
  * where
  *
@@ -25,6 +25,30 @@
  *  - rank is the CPU's position among the eligible threads of its core,
  *    least loaded first, lower CPU number among equals: 0 for the thread a
  *    device's first vector on that core takes, 1 for the next, ...
+ *  - a cache domain is the CPUs that share a last-level cache: an L3 (one
+ *    per CCX on AMD, one per socket or sub-NUMA cluster on Intel), or a
+ *    cluster where the architecture groups cores so (the topology's
+ *    llc_cpus).  round is the number of slots of the CPU's cache domain
+ *    before it, in CPU order, among the slots equal to it on every key
+ *    before round; domain load is the sum of the loads of the slots of its
+ *    cache domain in its tier.
+ *
+ * In words: under numa and numa-core, the nearest NUMA hop first; within
+ * a hop, the least loaded CPUs first (numa-core: one thread of every core
+ * before a second thread of any, the least loaded cores first); and among
+ * the CPUs equal on all of that, one in every cache domain (an L3) before a
+ * second in any, the least loaded domain first, then in CPU order.  core
+ * does the same with the rank first: every core's first thread, hop by hop,
+ * before any second thread.  The rank 0 slots are a core each, so under
+ * numa-core and core a hop's cores go one per L3 domain in turn, then its
+ * second threads the same way; under numa a hop's CPUs go one per domain in
+ * turn, in CPU order within each domain.
+ *
+ * A tier whose slots are all of one cache domain (a machine with no cache
+ * information, or a hop of one node with one L3) gives each slot the round
+ * of its place in CPU order among its equals and one domain load: there the
+ * order is exactly that of the keys before round, as it was before cache
+ * domains.
  *
  * A numa-core vector gets every eligible thread of its slot's core, as
  * MANA's irq_setup() did, when it is the only vector of the spread on that
@@ -40,17 +64,23 @@
  * numa and numa-core the tiers hold the first slots in turn; under core the
  * rank 0 slots of every tier come before any rank 1 slot, so it stops once
  * the tiers gathered hold N rank 0 slots.  With a load, the tier that
- * completes them is gathered whole, as its load may reorder it; a spread
+ * completes them is gathered whole, as its load may reorder it, and so is
+ * a tier of more than one cache domain, whose rounds reorder it; a spread
  * on a topology with no vector counted orders as a query does, with none,
  * and stops within that tier.  The slots gathered are sorted by
  * one stable counting sort on a key packing tier and rank, core load and
  * load (in up to three passes, or a comparison sort, when the loads are too
- * far apart to pack).  A tier costs word-wise bitmap operations on the
- * masks of its nodes and a visit of each of its CPUs; a CPU's rank and core
- * load walk the eligible threads of its core on a ring of the threads of
- * each core, linked once and again only when the online CPUs change.  The
- * cost is linear in the CPUs of the tiers gathered and the vectors placed,
- * with nothing allocated: the scratch space belongs to the topology.
+ * far apart to pack); with tiers of more than one cache domain, a walk of
+ * the sorted slots counts each slot's round, and a second stable counting
+ * sort orders each run of equal keys by round and domain load (up to three
+ * passes again).  A tier costs word-wise bitmap operations on the masks of
+ * its nodes and a visit of each of its CPUs; a CPU's rank and core load
+ * walk the eligible threads of its core on a ring of the threads of each
+ * core, linked once and again only when the online CPUs change, and its
+ * cache domain is the lowest online CPU of its llc_cpus mask, found once
+ * and again only when the online CPUs change.  The cost is linear in the
+ * CPUs of the tiers gathered and the vectors placed, with nothing
+ * allocated: the scratch space belongs to the topology.
  *
  * irq_spread_topo_nth_cpu() answers from a cache of the orders it built,
  * a few (node, policy) entries each holding the first slots of the order
@@ -111,12 +141,20 @@ struct irq_spread_runs {
  * @tier: the CPUs of one tier
  * @online: the online CPUs @ring, @linked and @span were made for
  * @linked: the CPUs whose core is linked on @ring
+ * @in_llc: the CPUs whose @llc is set
  * @ring: per CPU of @linked, the next thread of its core among @online,
  *	in CPU order and back to the first
  * @slots: the slots gathered, in order once sorted
  * @tmp: the other buffer of each sort; while gathering, each slot's rank
- * @key: per CPU: its tier, then its sort key
+ * @key: per CPU: its tier, then its sort key, then its run (a run of slots
+ *	equal on every key before round)
  * @core_load: per CPU, its core load; %NULL for a query, with no load
+ * @llc: per CPU of @in_llc, its cache domain: the lowest online CPU of its
+ *	llc_cpus mask
+ * @dcount: per cache domain (indexed by @llc), its load, then a count of
+ *	its slots in a run
+ * @round: per CPU, its round, then its sort key within its run
+ * @dload: per CPU, its cache domain's load; %NULL for a query
  * @count: a counting sort's counts, @nr_count entries
  * @dist: per node, its distance from the device node, or INT_MIN for a
  *	node with no CPUs
@@ -128,6 +166,7 @@ struct irq_spread_runs {
  * @nr_tiers: tiers gathered
  * @nr_ranks: above every rank gathered
  * @nr_rank0: slots of rank 0 gathered
+ * @split: a tier gathered has slots of more than one cache domain
  * @made: @online is set
  */
 struct irq_spread_order {
@@ -136,11 +175,16 @@ struct irq_spread_order {
 	unsigned long *tier;
 	unsigned long *online;
 	unsigned long *linked;
+	unsigned long *in_llc;
 	unsigned int *ring;
 	unsigned int *slots;
 	unsigned int *tmp;
 	unsigned int *key;
 	unsigned int *core_load;
+	unsigned int *llc;
+	unsigned int *dcount;
+	unsigned int *round;
+	unsigned int *dload;
 	unsigned int *count;
 	int *dist;
 	struct irq_spread_runs *span;
@@ -151,6 +195,7 @@ struct irq_spread_order {
 	unsigned int nr_tiers;
 	unsigned int nr_ranks;
 	unsigned int nr_rank0;
+	bool split;
 	bool made;
 };
 
@@ -193,45 +238,65 @@ static void irq_spread_order_free(struct irq_spread_order *o)
 	bitmap_free(o->tier);
 	bitmap_free(o->online);
 	bitmap_free(o->linked);
+	bitmap_free(o->in_llc);
 	kvfree(o->ring);
 	kvfree(o->slots);
 	kvfree(o->tmp);
 	kvfree(o->key);
 	kvfree(o->core_load);
+	kvfree(o->llc);
+	kvfree(o->dcount);
+	kvfree(o->round);
+	kvfree(o->dload);
 	kvfree(o->count);
 	kfree(o->dist);
 	kfree(o->span);
 }
 
-/* @with_load: room for core loads and load keys, which only spreads have. */
+/*
+ * @with_load: room for core loads, domain loads and load keys, which only
+ * spreads have.
+ */
 static int irq_spread_order_alloc(struct irq_spread_order *o,
 				  unsigned int nr_cpus, unsigned int nr_nodes,
 				  bool with_load)
 {
 	memset(o, 0, sizeof(*o));
-	/* A query's keys are only tier and rank: they fit in fewer counts. */
-	o->nr_count = with_load ? max(nr_cpus, 64U) + 1 : 1024;
+	/*
+	 * A sort key is below the number of slots, or packs loads too.  A
+	 * query's are tier and rank, then run and round: no more than 1024
+	 * counts or the slots'.
+	 */
+	o->nr_count = with_load ? max(nr_cpus, 64U) + 1 : max(nr_cpus + 1, 1024U);
 	o->usable = bitmap_zalloc(nr_cpus, GFP_KERNEL);
 	o->covered = bitmap_zalloc(nr_cpus, GFP_KERNEL);
 	o->tier = bitmap_zalloc(nr_cpus, GFP_KERNEL);
 	o->online = bitmap_zalloc(nr_cpus, GFP_KERNEL);
 	o->linked = bitmap_zalloc(nr_cpus, GFP_KERNEL);
+	o->in_llc = bitmap_zalloc(nr_cpus, GFP_KERNEL);
 	o->ring = kvmalloc_array(nr_cpus, sizeof(*o->ring), GFP_KERNEL);
 	o->slots = kvmalloc_array(nr_cpus, sizeof(*o->slots), GFP_KERNEL);
 	o->tmp = kvmalloc_array(nr_cpus, sizeof(*o->tmp), GFP_KERNEL);
 	o->key = kvmalloc_array(nr_cpus, sizeof(*o->key), GFP_KERNEL);
-	if (with_load)
+	o->llc = kvmalloc_array(nr_cpus, sizeof(*o->llc), GFP_KERNEL);
+	o->dcount = kvmalloc_array(nr_cpus, sizeof(*o->dcount), GFP_KERNEL);
+	o->round = kvmalloc_array(nr_cpus, sizeof(*o->round), GFP_KERNEL);
+	if (with_load) {
 		o->core_load = kvmalloc_array(nr_cpus, sizeof(*o->core_load),
 					      GFP_KERNEL);
+		o->dload = kvmalloc_array(nr_cpus, sizeof(*o->dload),
+					  GFP_KERNEL);
+	}
 	o->count = kvmalloc_array(o->nr_count, sizeof(*o->count), GFP_KERNEL);
 	o->dist = kmalloc_array(max(nr_nodes, 1U), sizeof(*o->dist),
 				GFP_KERNEL);
 	o->span = kmalloc_array(max(nr_nodes, 1U), sizeof(*o->span),
 				GFP_KERNEL);
 	if (!o->usable || !o->covered || !o->tier || !o->online ||
-	    !o->linked || !o->ring || !o->slots || !o->tmp || !o->key ||
-	    (with_load && !o->core_load) || !o->count || !o->dist ||
-	    !o->span) {
+	    !o->linked || !o->in_llc || !o->ring || !o->slots || !o->tmp ||
+	    !o->key || !o->llc || !o->dcount || !o->round ||
+	    (with_load && (!o->core_load || !o->dload)) || !o->count ||
+	    !o->dist || !o->span) {
 		irq_spread_order_free(o);
 		return -ENOMEM;
 	}
@@ -321,8 +386,9 @@ void irq_spread_topo_eligible(const struct irq_spread_topology *topo,
 
 /*
  * Start the indexes afresh when the online CPUs changed since they were
- * made, which is when sibling masks and node masks change: the cores are
- * linked again, and the spans of the nodes found again, as they are used.
+ * made, which is when sibling, cache and node masks change: the cores are
+ * linked again, and the cache domains and the spans of the nodes found
+ * again, as they are used.
  */
 static void irq_spread_order_check(const struct irq_spread_topology *topo,
 				   struct irq_spread_order *o)
@@ -334,6 +400,7 @@ static void irq_spread_order_check(const struct irq_spread_topology *topo,
 		return;
 	bitmap_copy(o->online, o->tier, n);
 	bitmap_zero(o->linked, n);
+	bitmap_zero(o->in_llc, n);
 	for (k = 0; k < topo->nr_nodes; k++)
 		o->span[k].nr = UINT_MAX;
 	o->made = true;
@@ -397,6 +464,50 @@ static unsigned int irq_spread_order_lead(const struct irq_spread_order *o,
 	return lead;
 }
 
+/*
+ * The cache domain of online CPU @cpu: the lowest online CPU of its
+ * llc_cpus mask, or @cpu itself if the mask does not hold it.
+ */
+static unsigned int irq_spread_order_llc(const struct irq_spread_topology *topo,
+					 struct irq_spread_order *o,
+					 unsigned int cpu)
+{
+	const unsigned long *llc;
+	unsigned int c;
+
+	if (test_bit(cpu, o->in_llc))
+		return o->llc[cpu];
+	llc = topo->ops->llc_cpus(topo, cpu);
+	if (!llc || !test_bit(cpu, llc)) {
+		c = cpu;
+	} else {
+		/* @cpu, which is online, if no CPU below it is. */
+		for_each_set_bit(c, llc, cpu)
+			if (test_bit(c, o->online))
+				break;
+	}
+	o->llc[cpu] = c;
+	__set_bit(cpu, o->in_llc);
+	return c;
+}
+
+/*
+ * Whether the CPUs of @o->tier are all of one cache domain: in the
+ * llc_cpus mask of the first, as the masks of the online CPUs partition
+ * them; always, with no cache domains known.
+ */
+static bool irq_spread_order_one_domain(const struct irq_spread_topology *topo,
+					const struct irq_spread_order *o)
+{
+	const unsigned long *llc;
+	unsigned int n = topo->nr_cpus;
+
+	if (!topo->ops->llc_cpus)
+		return true;
+	llc = topo->ops->llc_cpus(topo, find_first_bit(o->tier, n));
+	return llc && bitmap_subset(o->tier, llc, n);
+}
+
 /* Whether the slots gathered hold the first @need of the order. */
 static bool irq_spread_order_enough(const struct irq_spread_order *o,
 				    enum irq_spread_policy policy,
@@ -409,10 +520,10 @@ static bool irq_spread_order_enough(const struct irq_spread_order *o,
 
 /*
  * Gather the slots of @o->tier as the next tier, in CPU order.  With no
- * load, a tier's own order is by rank then CPU number (by CPU number under
- * numa), so the gathering stops as soon as the slots that go first are the
- * @need ones: return true then, the first @need slots being all that is
- * known.
+ * load and one cache domain, a tier's own order is by rank then CPU number
+ * (by CPU number under numa), so the gathering stops as soon as the slots
+ * that go first are the @need ones: return true then, the first @need
+ * slots being all that is known.
  */
 static bool irq_spread_order_add_tier(struct irq_spread_order *o,
 				      const struct irq_spread_topology *topo,
@@ -422,7 +533,9 @@ static bool irq_spread_order_add_tier(struct irq_spread_order *o,
 {
 	unsigned int n = topo->nr_cpus, tier = o->nr_tiers++, before = o->nr;
 	unsigned int cpu, rank, sum, first = 0;
+	bool one = irq_spread_order_one_domain(topo, o);
 
+	o->split |= !one;
 	for_each_set_bit(cpu, o->tier, n) {
 		o->key[cpu] = tier;
 		if (policy != IRQ_SPREAD_NUMA) {
@@ -439,7 +552,7 @@ static bool irq_spread_order_add_tier(struct irq_spread_order *o,
 			first++;
 		}
 		o->slots[o->nr++] = cpu;
-		if (load)
+		if (load || !one)
 			continue;
 		if ((policy == IRQ_SPREAD_CORE && o->nr_rank0 >= need) ||
 		    (policy != IRQ_SPREAD_CORE && before + first >= need)) {
@@ -523,6 +636,7 @@ static void irq_spread_order_gather(struct irq_spread_order *o,
 	o->nr_tiers = 0;
 	o->nr_ranks = 1;
 	o->nr_rank0 = 0;
+	o->split = false;
 	bitmap_zero(o->covered, n);
 	if (node != NUMA_NO_NODE) {
 		for (k = 0; k < topo->nr_nodes; k++)
@@ -696,6 +810,137 @@ static void irq_spread_order_sort(struct irq_spread_order *o,
 }
 
 /*
+ * With tiers of more than one cache domain, each slot's cache domain, and
+ * with a load each slot's domain load: the loads of its domain's slots in
+ * its tier, summed in @o->dcount over each tier's slots, which are still
+ * in gathering order, one tier after the other, with their tier as key.
+ */
+static void irq_spread_order_domains(struct irq_spread_order *o,
+				     const struct irq_spread_topology *topo,
+				     const unsigned int *load)
+{
+	unsigned int i, j, start, cpu;
+
+	if (!o->split)
+		return;
+	for (i = 0; i < o->nr; i++)
+		irq_spread_order_llc(topo, o, o->slots[i]);
+	for (start = 0; load && start < o->nr; start = i) {
+		for (i = start; i < o->nr &&
+		     o->key[o->slots[i]] == o->key[o->slots[start]]; i++)
+			o->dcount[o->llc[o->slots[i]]] = 0;
+		for (j = start; j < i; j++) {
+			cpu = o->slots[j];
+			o->dcount[o->llc[cpu]] += load[cpu];
+		}
+		for (j = start; j < i; j++) {
+			cpu = o->slots[j];
+			o->dload[cpu] = o->dcount[o->llc[cpu]];
+		}
+	}
+}
+
+/* For the comparison sort of rounds: runs, rounds and domain loads. */
+struct irq_spread_cmp_round {
+	const unsigned int *run;
+	const unsigned int *round;
+	const unsigned int *dload;
+};
+
+static int irq_spread_cmp_rounds(const void *a, const void *b,
+				 const void *priv)
+{
+	const struct irq_spread_cmp_round *c = priv;
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	if (c->run[x] != c->run[y])
+		return c->run[x] < c->run[y] ? -1 : 1;
+	if (c->round[x] != c->round[y])
+		return c->round[x] < c->round[y] ? -1 : 1;
+	if (c->dload && c->dload[x] != c->dload[y])
+		return c->dload[x] < c->dload[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* Whether slots @a and @b are equal on every key before round. */
+static bool irq_spread_same_run(const struct irq_spread_order *o,
+				const unsigned int *core_load,
+				const unsigned int *load, unsigned int ka,
+				unsigned int a, unsigned int b)
+{
+	return ka == o->key[b] && (!load || load[a] == load[b]) &&
+	       (!core_load || core_load[a] == core_load[b]);
+}
+
+/*
+ * With tiers of more than one cache domain, order each run of sorted slots
+ * equal on every key before round by round, domain load, then CPU number:
+ * the slots of a run are in CPU order, so each sort being stable gives the
+ * last key.  A walk of the runs counts each slot's round in @o->dcount (the
+ * number of slots of its domain before it in its run) and writes its run
+ * to @o->key; then one counting sort on round and domain load packed, or
+ * one per key, and one on the run; a comparison sort when the domain loads
+ * are too far apart.
+ */
+static void irq_spread_order_rounds(struct irq_spread_order *o,
+				    enum irq_spread_policy policy,
+				    const unsigned int *load)
+{
+	const unsigned int *core_load = load && policy != IRQ_SPREAD_NUMA ?
+					o->core_load : NULL;
+	unsigned int i, cpu, prev = 0, k = 0, run = 0, start = 0, rounds = 1;
+	unsigned int lo = 0, hi = 0, nl;
+	struct irq_spread_cmp_round cmp = {
+		.run = o->key,
+		.round = o->round,
+		.dload = load ? o->dload : NULL,
+	};
+
+	if (!o->split)
+		return;
+	if (load)
+		irq_spread_key_range(o, o->dload, &lo, &hi);
+	for (i = 0; i < o->nr; i++)
+		o->dcount[o->llc[o->slots[i]]] = 0;
+	for (i = 0; i < o->nr; i++) {
+		cpu = o->slots[i];
+		if (i && !irq_spread_same_run(o, core_load, load, k, prev, cpu)) {
+			for (; start < i; start++)
+				o->dcount[o->llc[o->slots[start]]] = 0;
+			run++;
+		}
+		k = o->key[cpu];
+		prev = cpu;
+		o->key[cpu] = run;
+		o->round[cpu] = o->dcount[o->llc[cpu]]++;
+		rounds = max(rounds, o->round[cpu] + 1);
+	}
+
+	nl = hi - lo + 1;
+	if ((u64)rounds * nl <= o->nr_count) {
+		for (i = 0; load && nl > 1 && i < o->nr; i++) {
+			cpu = o->slots[i];
+			o->round[cpu] = o->round[cpu] * nl + o->dload[cpu] - lo;
+		}
+		irq_spread_count_sort(o, o->slots, o->tmp, o->nr, o->round, 0,
+				      rounds * nl);
+		irq_spread_count_sort(o, o->tmp, o->slots, o->nr, o->key, 0,
+				      run + 1);
+	} else if (nl <= o->nr_count) {
+		irq_spread_count_sort(o, o->slots, o->tmp, o->nr, o->dload, lo,
+				      nl);
+		irq_spread_count_sort(o, o->tmp, o->slots, o->nr, o->round, 0,
+				      rounds);
+		irq_spread_count_sort(o, o->slots, o->tmp, o->nr, o->key, 0,
+				      run + 1);
+		swap(o->slots, o->tmp);
+	} else {
+		sort_r(o->slots, o->nr, sizeof(*o->slots),
+		       irq_spread_cmp_rounds, NULL, &cmp);
+	}
+}
+
+/*
  * The first slots of the order for a device on @node under @policy, at
  * least @need of them unless there are fewer slots: @o->slots[0 ..
  * @o->valid - 1].  @o->usable holds the slots; @load is the topology's,
@@ -710,7 +955,9 @@ static void irq_spread_order_build(struct irq_spread_order *o,
 	need = min(need, o->nr_usable);
 	irq_spread_order_check(topo, o);
 	irq_spread_order_gather(o, topo, node, policy, load, need);
+	irq_spread_order_domains(o, topo, load);
 	irq_spread_order_sort(o, policy, load);
+	irq_spread_order_rounds(o, policy, load);
 }
 
 /*
@@ -792,15 +1039,17 @@ static void irq_spread_place(struct irq_spread_topology *topo,
 
 /*
  * Allocate what @topo's spreads and queries use, @topo->nr_cpus and
- * @topo->nr_nodes set: the scratch space of spreads, under @topo->lock, and the query cache,
- * under @topo->query_lock, each with its own indexes (the ring of each
- * core's threads, the words of each node's mask): each 16 bytes per CPU
- * for the ring, the order, its sort and the keys, five bitmaps and 12
- * bytes per node; spreads 8 bytes per CPU more for the core loads and the
- * counts of a sort, the query cache 4 KB of counts and
- * IRQ_SPREAD_QUERY_ENTRIES orders of 4 bytes per CPU and a bitmap.  About
- * 400 KB at 8192 CPUs.  Done once, so that no spread allocates and no
- * query sleeps.  Return 0 or -ENOMEM, with nothing allocated.
+ * @topo->nr_nodes set: the scratch space of spreads, under @topo->lock, and
+ * the query cache, under @topo->query_lock, each with its own indexes (the
+ * ring of each core's threads, each CPU's cache domain, the words of each
+ * node's mask): each 28 bytes per CPU for the ring, the order, its sort,
+ * the keys, the cache domains, their counts and the rounds, six bitmaps
+ * and 12 bytes per node; spreads 12 bytes per CPU more for the core loads,
+ * the domain loads and the counts of a sort, the query cache 4 bytes per
+ * CPU of counts (4 KB at least) and IRQ_SPREAD_QUERY_ENTRIES orders of 4
+ * bytes per CPU and a bitmap.  About 650 KB at 8192 CPUs.  Done once, so
+ * that no spread allocates and no query sleeps.  Return 0 or -ENOMEM, with
+ * nothing allocated.
  */
 static int irq_spread_topology_alloc(struct irq_spread_topology *topo)
 {

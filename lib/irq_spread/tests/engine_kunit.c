@@ -233,6 +233,79 @@ static const struct spread_case spread_cases[] = {
 	{ "epyc node 7 core 70, holes", &irq_spread_test_epyc, 7, POL_CORE, 70,
 	  "60-63", "56,190", "184-187" },
 
+	/*
+	 * Cache domains.  The seed EPYC with its L3 per CCX, one per node: a
+	 * hop of one node is one domain and orders as without cache domains;
+	 * hop 2 of node 0 (nodes 2-7, distance 12) is six, the first CPU of
+	 * each in turn (16, 24, ..., 56), then the second (17, 25, ...).
+	 */
+	{ "epyc-l3 node 0 numa 20: one L3 per hop as before", &irq_spread_test_epyc_l3,
+	  0, POL_NUMA, 20,
+	  .want = "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135;8;9;10;11" },
+	{ "epyc-l3 node 0 numa 40: hop 2 one per L3", &irq_spread_test_epyc_l3,
+	  0, POL_NUMA, 40,
+	  .want = "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135;"
+		  "8;9;10;11;12;13;14;15;136;137;138;139;140;141;142;143;"
+		  "16;24;32;40;48;56;17;25" },
+	/* Node 5: hop 1 node 4, hop 2 nodes 0-3, 6, 7: cores 0, 8, 16, 24. */
+	{ "epyc-l3 node 5 core 20: hop 2 one core per L3", &irq_spread_test_epyc_l3,
+	  5, POL_CORE, 20,
+	  .want = "40;41;42;43;44;45;46;47;32;33;34;35;36;37;38;39;0;8;16;24" },
+	/*
+	 * numa-core 44: hops 0 and 1 a thread each (two vectors per core),
+	 * hop 2's first 12 cores one per L3 in turn, alone, so whole.
+	 */
+	{ "epyc-l3 node 0 numa-core 44: hop 2 cores per L3", &irq_spread_test_epyc_l3,
+	  0, POL_NUMA_CORE, 44,
+	  .want = "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135;"
+		  "8;9;10;11;12;13;14;15;136;137;138;139;140;141;142;143;"
+		  "16,144;24,152;32,160;40,168;48,176;56,184;"
+		  "17,145;25,153;33,161;41,169;49,177;57,185" },
+	{ "epyc-l3 node 3 numa-core 1000", &irq_spread_test_epyc_l3, 3, POL_NUMA_CORE, 1000 },
+	{ "epyc-l3 node 12 core 300", &irq_spread_test_epyc_l3, 12, POL_CORE, 300 },
+	/*
+	 * NPS1: node 0 is 8 L3s, 0-7, 8-15, ... 56-63 and their siblings
+	 * +128.  numa: the first CPU of each L3, then the second, ...
+	 */
+	{ "nps1 node 0 numa 12", &irq_spread_test_epyc_nps1, 0, POL_NUMA, 12,
+	  .want = "0;8;16;24;32;40;48;56;1;9;17;25" },
+	/* numa-core 20 on node 1: 20 cores, 8 L3s in turn, each core whole. */
+	{ "nps1 node 1 numa-core 20", &irq_spread_test_epyc_nps1, 1, POL_NUMA_CORE, 20,
+	  .want = "64,192;72,200;80,208;88,216;96,224;104,232;112,240;120,248;"
+		  "65,193;73,201;81,209;89,217;97,225;105,233;113,241;121,249;"
+		  "66,194;74,202;82,210;90,218" },
+	/* core 70: node 0's 64 cores L3 by L3 in turn, then node 1's. */
+	{ "nps1 node 0 core 70", &irq_spread_test_epyc_nps1, 0, POL_CORE, 70,
+	  .want = "0;8;16;24;32;40;48;56;1;9;17;25;33;41;49;57;"
+		  "2;10;18;26;34;42;50;58;3;11;19;27;35;43;51;59;"
+		  "4;12;20;28;36;44;52;60;5;13;21;29;37;45;53;61;"
+		  "6;14;22;30;38;46;54;62;7;15;23;31;39;47;55;63;"
+		  "64;72;80;88;96;104" },
+	/*
+	 * numa-core 72 on node 0: the 64 cores once (rank 0), then the
+	 * second threads of the first 8 cores in order, one per L3; cores
+	 * 0, 8, ... 56 hold two vectors, a thread each, the rest are whole.
+	 */
+	{ "nps1 node 0 numa-core 72", &irq_spread_test_epyc_nps1, 0, POL_NUMA_CORE, 72,
+	  .want = "0;8;16;24;32;40;48;56;"
+		  "1,129;9,137;17,145;25,153;33,161;41,169;49,177;57,185;"
+		  "2,130;10,138;18,146;26,154;34,162;42,170;50,178;58,186;"
+		  "3,131;11,139;19,147;27,155;35,163;43,171;51,179;59,187;"
+		  "4,132;12,140;20,148;28,156;36,164;44,172;52,180;60,188;"
+		  "5,133;13,141;21,149;29,157;37,165;45,173;53,181;61,189;"
+		  "6,134;14,142;22,150;30,158;38,166;46,174;54,182;62,190;"
+		  "7,135;15,143;23,151;31,159;39,167;47,175;55,183;63,191;"
+		  "128;136;144;152;160;168;176;184" },
+	/*
+	 * CPU 8 offline, 16 excluded: L3 1's first slot is 9, L3 2's 17;
+	 * the other L3s as before.
+	 */
+	{ "nps1 node 0 numa 10, 8 offline, 16 excluded", &irq_spread_test_epyc_nps1,
+	  0, POL_NUMA, 10, "8", NULL, "16",
+	  .want = "0;9;17;24;32;40;48;56;1;10" },
+	{ "nps1 no node numa-core 257", &irq_spread_test_epyc_nps1, NUMA_NO_NODE,
+	  POL_NUMA_CORE, 257 },
+
 	/* Xeon: siblings i and i + 28. */
 	{ "xeon node 1 numa 4", &irq_spread_test_xeon, 1, POL_NUMA, 4, .want = "14;15;16;17" },
 	{ "xeon node 0 numa 30", &irq_spread_test_xeon, 0, POL_NUMA, 30,
@@ -656,6 +729,23 @@ static const struct load_case load_cases[] = {
 	{ "mana two core NICs", &irq_spread_test_mana_vm,
 	  0, POL_CORE, 3, "0;2;4",
 	  0, POL_CORE, 3, "6;1;3" },
+	/*
+	 * NPS1, two numa-core NICs on node 0: the first takes a core in L3s
+	 * 0-3, whole; for the second, the unloaded cores' first slots, one
+	 * per L3 in turn, the least loaded L3 first: 4-7 (no vector) before
+	 * 0-3 (two CPUs loaded each), so cores 32, 40, 48, 56.
+	 */
+	{ "nps1 two numa-core NICs: the free L3s first", &irq_spread_test_epyc_nps1,
+	  0, POL_NUMA_CORE, 4, "0,128;8,136;16,144;24,152",
+	  0, POL_NUMA_CORE, 4, "32,160;40,168;48,176;56,184" },
+	/*
+	 * numa: 12 vectors take the first CPU of every L3 and the second of
+	 * L3s 0-3; the second NIC's 6 go to the unloaded CPUs, one per L3,
+	 * L3s 4-7 (one CPU loaded) before 0-3 (two): 33, 41, 49, 57, 2, 10.
+	 */
+	{ "nps1 two numa NICs: least loaded L3 first", &irq_spread_test_epyc_nps1,
+	  0, POL_NUMA, 12, "0;8;16;24;32;40;48;56;1;9;17;25",
+	  0, POL_NUMA, 6, "33;41;49;57;2;10" },
 	{ "xeon NICs on both nodes", &irq_spread_test_xeon,
 	  1, POL_NUMA, 14, "14;15;16;17;18;19;20;21;22;23;24;25;26;27",
 	  0, POL_NUMA, 3, "0;1;2" },
@@ -844,6 +934,12 @@ static const struct nth_case nth_cases[] = {
 	  .want = "0;1;2;3;4;5;6;7;128;129;130;131;132;133;134;135;8;9" },
 	{ "epyc no node numa-core", &irq_spread_test_epyc, NUMA_NO_NODE, POL_NUMA_CORE,
 	  .want = "0;1;2" },
+	{ "epyc-l3 node 5 core", &irq_spread_test_epyc_l3, 5, POL_CORE,
+	  .want = "40;41;42;43;44;45;46;47;32;33;34;35;36;37;38;39;0;8;16;24" },
+	{ "nps1 node 0 numa-core", &irq_spread_test_epyc_nps1, 0, POL_NUMA_CORE,
+	  .want = "0;8;16;24;32;40;48;56;1;9" },
+	{ "nps1 no node numa", &irq_spread_test_epyc_nps1, NUMA_NO_NODE, POL_NUMA,
+	  .want = "0;8;16;24;32;40;48;56;64;72;80;88;96;104;112;120;1" },
 	{ "xeon node 1 numa-core", &irq_spread_test_xeon, 1, POL_NUMA_CORE,
 	  .want = "14;15;16;17;18;19;20;21;22;23;24;25;26;27;42;43" },
 	{ "cpu-less node core", &holes, 2, POL_CORE, .want = "8;10;4;6;0;2;9" },

@@ -704,8 +704,11 @@ static void setup_thing(unsigned int k, const struct spread_run *base,
  * while the device node has CPUs left (hop 0 is the node alone, by CPU
  * number in both); every policy's spread gives every vector a CPU, and
  * its slots on an idle topology are what the per-index query answers;
- * the numa policy's are cpumask_local_spread()'s, every CPU being
- * eligible.  @r is a copy of the machine's base run.
+ * the numa policy's are cpumask_local_spread()'s while the device node
+ * has CPUs left, every CPU being eligible (the node is one L3 domain;
+ * past it a hop of several nodes goes one per L3 in turn, which
+ * cpumask_local_spread() does not).  @r is a copy of the machine's base
+ * run.
  */
 static int check_run(struct spread_run *r)
 {
@@ -741,7 +744,8 @@ static int check_run(struct spread_run *r)
 			slot = find_first_bit(r->masks + i * r->m->longs, n);
 			cpu = irq_spread_topo_nth_cpu(r->topo, r->node, i, p);
 			if (slot >= n || cpu != (int)slot ||
-			    (p == IRQ_SPREAD_NUMA && slot != nth[i]))
+			    (p == IRQ_SPREAD_NUMA && i < local &&
+			     slot != nth[i]))
 				ret = -1;
 		}
 		r->policy = p;

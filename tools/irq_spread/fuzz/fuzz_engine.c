@@ -21,8 +21,10 @@
  *    round visits distinct CPUs and every CPU gets floor or ceil of
  *    nvec / slots vectors;
  *  - order: the first round is the usable CPUs sorted by the policy's keys
- *    (numa: tier, load, CPU; numa-core: tier, rank, core load, load, CPU;
- *    core: rank, tier, core load, load, CPU), with tiers by the hop rule
+ *    (numa: tier, load, round, domain load, CPU; numa-core: tier, rank,
+ *    core load, load, round, domain load, CPU; core: rank, tier, core
+ *    load, load, round, domain load, CPU; round and domain load over the
+ *    machine's L3 domains), with tiers by the hop rule
  *    (the distinct distances from the device node to the usable CPUs'
  *    nodes, nearest first; CPUs of no node last) and the loads of the
  *    earlier devices; and, named on their own: nearest tier first, a core
@@ -120,6 +122,8 @@ struct fuzz {
 	unsigned int *tier;
 	unsigned int *rank;
 	unsigned int *core_load;
+	unsigned int *round;
+	unsigned int *dload;
 	unsigned int *count;
 	unsigned int *slots;
 	unsigned long *usable;
@@ -406,9 +410,47 @@ static void assign_ranks(struct fuzz *f, const unsigned long *u)
 	}
 }
 
+#define NR_KEYS	7
+
+static void slot_key(struct fuzz *f, enum irq_spread_policy policy,
+		     unsigned int cpu, unsigned int key[NR_KEYS]);
+
+/*
+ * Round and domain load over the machine's L3 domains (@f->m.l3, every
+ * CPU's): a usable CPU's round is the number of usable CPUs of its L3 of
+ * a lower number and equal on the four keys before round; its domain load
+ * the sum of the loads of its L3's usable CPUs in its tier.  @f->tier,
+ * @f->rank and @f->core_load set.
+ */
+static void assign_rounds(struct fuzz *f, enum irq_spread_policy policy,
+			  const unsigned long *u)
+{
+	const struct machine *m = &f->m;
+	unsigned int cpu, c, ka[NR_KEYS], kc[NR_KEYS];
+
+	for_each_set_bit(cpu, u, f->n) {
+		f->round[cpu] = 0;
+		f->dload[cpu] = 0;
+	}
+	for_each_set_bit(cpu, u, f->n) {
+		slot_key(f, policy, cpu, ka);
+		for_each_set_bit(c, u, f->n) {
+			if (m->l3[c] != m->l3[cpu])
+				continue;
+			if (f->tier[c] == f->tier[cpu])
+				f->dload[cpu] += f->load[c];
+			if (c >= cpu)
+				continue;
+			slot_key(f, policy, c, kc);
+			if (!memcmp(ka, kc, 4 * sizeof(*ka)))
+				f->round[cpu]++;
+		}
+	}
+}
+
 /* The policy's sort key of @cpu, most significant first. */
 static void slot_key(struct fuzz *f, enum irq_spread_policy policy,
-		     unsigned int cpu, unsigned int key[5])
+		     unsigned int cpu, unsigned int key[NR_KEYS])
 {
 	unsigned int tier = f->tier[cpu], rank = f->rank[cpu];
 
@@ -430,35 +472,40 @@ static void slot_key(struct fuzz *f, enum irq_spread_policy policy,
 		break;
 	}
 	key[3] = f->load[cpu];
-	key[4] = cpu;
+	key[4] = f->round[cpu];
+	key[5] = f->dload[cpu];
+	key[6] = cpu;
 }
 
-static int key_cmp(const unsigned int a[5], const unsigned int b[5])
+static int key_cmp(const unsigned int a[NR_KEYS], const unsigned int b[NR_KEYS])
 {
 	unsigned int i;
 
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < NR_KEYS; i++)
 		if (a[i] != b[i])
 			return a[i] < b[i] ? -1 : 1;
 	return 0;
 }
 
-static const char *const key_names[3][5] = {
-	{ "tier", "-", "-", "load", "CPU number" },
-	{ "tier", "rank", "core load", "load", "CPU number" },
-	{ "rank", "tier", "core load", "load", "CPU number" },
+static const char *const key_names[3][NR_KEYS] = {
+	{ "tier", "-", "-", "load", "round", "domain load", "CPU number" },
+	{ "tier", "rank", "core load", "load", "round", "domain load",
+	  "CPU number" },
+	{ "rank", "tier", "core load", "load", "round", "domain load",
+	  "CPU number" },
 };
 
 /* The first key where @a and @b differ, and their values there. */
 static const char *key_why(enum irq_spread_policy policy,
-			   const unsigned int a[5], const unsigned int b[5])
+			   const unsigned int a[NR_KEYS],
+			   const unsigned int b[NR_KEYS])
 {
 	static char why[80];
 	unsigned int i;
 
-	for (i = 0; i < 5 && a[i] == b[i]; i++)
+	for (i = 0; i < NR_KEYS && a[i] == b[i]; i++)
 		;
-	if (i == 5)
+	if (i == NR_KEYS)
 		return "equal keys";
 	snprintf(why, sizeof(why), "%s (%u against %u)",
 		 key_names[policy][i], b[i], a[i]);
@@ -534,8 +581,10 @@ static void check_slots(struct fuzz *f, enum irq_spread_policy policy,
 			unsigned int nvec, const unsigned long *u)
 {
 	unsigned int nr = bitmap_weight(u, f->n), first = min(nvec, nr);
-	unsigned int i, cpu, ka[5], kb[5], lo = nvec / nr;
+	unsigned int i, cpu, ka[NR_KEYS], kb[NR_KEYS], lo = nvec / nr;
 	unsigned int *slots = f->slots;
+
+	assign_rounds(f, policy, u);
 
 	memset(f->count, 0, f->n * sizeof(*f->count));
 	for (i = 0; i < nvec; i++) {
@@ -1082,13 +1131,14 @@ static void pool_check_placed(struct fuzz *f, const unsigned long *cpus,
 {
 	const struct pool_model *pm = &f->pm;
 	enum irq_spread_policy policy = pm->info.policy;
-	unsigned int cpu, best = f->n, kb[5], kc[5];
+	unsigned int cpu, best = f->n, kb[NR_KEYS], kc[NR_KEYS];
 
 	if (cpus)
 		bitmap_complement(f->exclude, cpus, f->n);
 	usable_cpus(f, cpus ? f->exclude : NULL, f->usable);
 	assign_tiers(f, pm->info.node, f->usable);
 	assign_ranks(f, f->usable);
+	assign_rounds(f, policy, f->usable);
 	for_each_set_bit(cpu, f->usable, f->n) {
 		slot_key(f, policy, cpu, kc);
 		if (best == f->n || key_cmp(kc, kb) < 0) {
@@ -1289,6 +1339,8 @@ static void fuzz_free(struct fuzz *f)
 	free(f->tier);
 	free(f->rank);
 	free(f->core_load);
+	free(f->round);
+	free(f->dload);
 	free(f->count);
 	free(f->slots);
 	free(f->usable);
@@ -1308,6 +1360,8 @@ static int fuzz_alloc(struct fuzz *f)
 	f->tier = calloc(n, sizeof(*f->tier));
 	f->rank = calloc(n, sizeof(*f->rank));
 	f->core_load = calloc(n, sizeof(*f->core_load));
+	f->round = calloc(n, sizeof(*f->round));
+	f->dload = calloc(n, sizeof(*f->dload));
 	f->count = calloc(n, sizeof(*f->count));
 	f->slots = calloc(3 * n, sizeof(*f->slots));
 	f->usable = fz_bitmap(f);
@@ -1316,7 +1370,8 @@ static int fuzz_alloc(struct fuzz *f)
 	f->exclude = fz_bitmap(f);
 	f->leaving = fz_bitmap(f);
 	f->asked = fz_bitmap(f);
-	return f->load && f->tier && f->rank && f->core_load && f->count &&
+	return f->load && f->tier && f->rank && f->core_load && f->round &&
+	       f->dload && f->count &&
 	       f->slots && f->usable && f->tmp && f->tmp2 && f->exclude &&
 	       f->leaving && f->asked ? 0 : -1;
 }

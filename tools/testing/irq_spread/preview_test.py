@@ -85,9 +85,15 @@ HAND = [
      "epyc-7763-nps4",
      ["--node", "2", "--vectors", "8", "--node", "2", "--vectors", "8"],
      [[c] for c in r(144, 151)]),
-    ("epyc nps1 node 1 numa 4: socket 1", "epyc-7763-nps1",
+    # NPS1: node 1 = CPUs 64-127 (and +128), an L3 per 8 cores: one vector
+    # per L3, the first CPU of each in turn.
+    ("epyc nps1 node 1 numa 4: socket 1, one per L3", "epyc-7763-nps1",
      ["--dev", "enp193s0f0np0", "--vectors", "4"],
-     [[c] for c in r(64, 67)]),
+     [[64], [72], [80], [88]]),
+    ("epyc nps1 node 0 numa-core 12: a core per L3, then the next",
+     "epyc-7763-nps1",
+     ["--dev", "enp65s0f0np0", "--vectors", "12", "--policy", "numa-core"],
+     [[c, c + 128] for c in [0, 8, 16, 24, 32, 40, 48, 56, 1, 9, 17, 25]]),
     # Xeon: node 1 = cores 14-27, threads i and i + 28.
     ("xeon node 1 numa-core 14: whole cores", "xeon-e5-2697v3",
      ["--dev", "enp130s0f0np0", "--vectors", "14", "--policy", "numa-core"],
@@ -106,18 +112,25 @@ HAND = [
      "isolated-4node", ["--dev", "eth0", "--vectors", "4"],
      [[4], [6], [7], [0]]),
     # Node 4 has no CPUs and is 40 from all: one tier of every eligible
-    # CPU; core: first threads 0,4,6,8,10,12,14, then 1,7,11,13,15.
+    # CPU, an L3 per node (0-1; 4,6,7; 8,10,11; 12-15); core: first
+    # threads one per L3 in turn, 0,4,8,12, then 6,10,14; then the second
+    # threads the same way, 1,7,11,13, then 15.
     ("isolated memory-only node 4 core 16", "isolated-4node",
      ["--node", "4", "--vectors", "16", "--policy", "core"],
-     [[c] for c in [0, 4, 6, 8, 10, 12, 14, 1, 7, 11, 13, 15, 0, 4, 6, 8]]),
-    ("vm96 no node numa 3: CPU order", "vm-96vcpu-2node",
+     [[c] for c in [0, 4, 8, 12, 6, 10, 14, 1, 7, 11, 13, 15, 0, 4, 8, 12]]),
+    # No node: one tier of both nodes, an L3 each: one per L3 in turn.
+    ("vm96 no node numa 3: one per L3 in turn", "vm-96vcpu-2node",
      ["--dev", "enP45056s2", "--vectors", "3"],
-     [[0], [1], [2]]),
-    # POWER-like: node 0 = cores 0-9, threads 4k..4k+3: 20 vectors put two
-    # on each core, so one thread each, first threads before second ones.
-    ("power smt4 numa-core 20: first then second threads", "power-smt4-2node",
+     [[0], [48], [1]]),
+    # POWER-like: node 0 = cores 0-9, threads 4k..4k+3, an L3 per core
+    # pair (0-7, 8-15, ...): 20 vectors put two on each core, so one
+    # thread each, first threads one per L3 in turn (0,8,..,32, then
+    # 4,12,..,36), then second threads the same way.
+    ("power smt4 numa-core 20: one per L3, first then second threads",
+     "power-smt4-2node",
      ["--node", "0", "--vectors", "20", "--policy", "numa-core"],
-     [[c] for c in list(range(0, 40, 4)) + list(range(1, 40, 4))]),
+     [[c] for c in [0, 8, 16, 24, 32, 4, 12, 20, 28, 36,
+                    1, 9, 17, 25, 33, 5, 13, 21, 29, 37]]),
 ]
 
 for name, machine, args, want in HAND:

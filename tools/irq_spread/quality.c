@@ -2,6 +2,7 @@
 /*
  * irq_spread preview: the figures of a placement (quality.h).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -81,6 +82,67 @@ static double quality_lower_bound(const struct machine *m, int node,
 	return sum / nvec;
 }
 
+/* An L3 number for @cpu: its L3 domain, or one of its own. */
+static unsigned int quality_l3(const struct machine *m, unsigned int cpu)
+{
+	return m->l3[cpu] >= 0 && (unsigned int)m->l3[cpu] < m->nr_l3 ?
+	       (unsigned int)m->l3[cpu] : m->nr_l3 + cpu;
+}
+
+/* The distance from @node to @cpu: 0 for no node or a CPU of no node. */
+static int quality_cpu_distance(const struct machine *m, int node,
+				unsigned int cpu)
+{
+	if (node < 0 || m->cpu_node[cpu] < 0)
+		return 0;
+	return machine_distance(m, node, m->cpu_node[cpu]);
+}
+
+/*
+ * The vectors that share an L3 with an earlier one while one as near was
+ * free (quality.h): per L3, whether a vector's first CPU is in it and the
+ * least distance of its eligible CPUs (INT_MAX for none), then each
+ * vector against every L3.
+ */
+static unsigned int quality_l3_crowded(const struct machine *m, int node,
+				       unsigned int nvec,
+				       const unsigned long *masks,
+				       size_t stride)
+{
+	unsigned int nr = m->nr_l3 + m->nr_cpus, i, k, cpu, l3, crowded = 0;
+	const unsigned long *cpus = m->eligible;
+	bool *hit = quality_zalloc(nr, sizeof(*hit));
+	int *near = quality_zalloc(nr, sizeof(*near)), d;
+
+	if (bitmap_empty(cpus, m->nr_cpus))
+		cpus = m->online;
+	for (k = 0; k < nr; k++)
+		near[k] = INT_MAX;
+	for_each_set_bit(cpu, cpus, m->nr_cpus) {
+		l3 = quality_l3(m, cpu);
+		d = quality_cpu_distance(m, node, cpu);
+		if (d < near[l3])
+			near[l3] = d;
+	}
+	for (i = 0; i < nvec; i++) {
+		cpu = find_first_bit(masks + i * stride, m->nr_cpus);
+		if (cpu >= m->nr_cpus)
+			continue;
+		l3 = quality_l3(m, cpu);
+		d = quality_cpu_distance(m, node, cpu);
+		for (k = 0; hit[l3] && k < nr; k++) {
+			if (!hit[k] && near[k] <= d) {
+				crowded++;
+				break;
+			}
+		}
+		hit[l3] = true;
+	}
+	free(hit);
+	free(near);
+	return crowded;
+}
+
 /* A core number for @cpu: its physical core, or one of its own. */
 static unsigned int quality_core(const struct machine *m, unsigned int cpu)
 {
@@ -103,6 +165,7 @@ void quality_of(const struct machine *m, int node, unsigned int nvec,
 	q->core_shared = 0;
 	q->max_per_cpu = 0;
 	q->l3_used = 0;
+	q->l3_crowded = quality_l3_crowded(m, node, nvec, masks, stride);
 	q->ineligible = 0;
 
 	for (i = 0; i < nvec; i++) {

@@ -23,6 +23,13 @@
  *	nothing; a CPU of no known core is a core of its own)
  * @max_per_cpu: the most vectors whose masks hold one CPU
  * @l3_used: L3 domains (the machine's @l3) that hold a CPU of some vector
+ * @l3_crowded: vectors whose interrupt shares an L3 domain with an earlier
+ *	vector's while an L3 domain as near was free: a vector's interrupt
+ *	ends on the first CPU of its mask; vector i counts if that CPU's L3
+ *	holds the first CPU of a vector before i and some other L3 domain
+ *	holds none, with an eligible CPU (online if none is) at a distance
+ *	from the device's node no greater than that CPU's (any, for no
+ *	node); a CPU of no L3 is an L3 of its own
  * @ineligible: vectors with a CPU that is not eligible (offline, isolated,
  *	nohz_full)
  */
@@ -32,6 +39,7 @@ struct quality {
 	unsigned int core_shared;
 	unsigned int max_per_cpu;
 	unsigned int l3_used;
+	unsigned int l3_crowded;
 	unsigned int ineligible;
 };
 

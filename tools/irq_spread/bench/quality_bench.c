@@ -17,8 +17,9 @@
  *	next), then the peers of peers.c;
  *   columns: the mean distance above the lower bound (quality.h), the
  *	vectors sharing a core with an earlier one, the most vectors on one
- *	CPU, the L3 domains used, and the vectors on a CPU that is not
- *	eligible (offline, isolated or nohz_full).
+ *	CPU, the L3 domains used, the vectors sharing an L3 with an earlier
+ *	one while an L3 as near was free (L3 crowded), and the vectors on a
+ *	CPU that is not eligible (offline, isolated or nohz_full).
  *
  * Then a table of two NICs on the first node, half its CPUs and the
  * machine's cores in vectors each, placed one after the other: the
@@ -58,8 +59,8 @@ static void print_row(const char *name, bool first, unsigned int nvec,
 		printf("- | ");
 	else
 		printf("%.2f | ", q->mean_distance - q->lower_bound);
-	printf("%u | %u | %u | %u |\n", q->core_shared, q->max_per_cpu,
-	       q->l3_used, q->ineligible);
+	printf("%u | %u | %u | %u | %u |\n", q->core_shared, q->max_per_cpu,
+	       q->l3_used, q->l3_crowded, q->ineligible);
 }
 
 /*
@@ -190,8 +191,8 @@ static int bench_two_nics(struct machine *m, const char *name, int node)
 	printf("Two NICs on node %d, one after the other ", node);
 	printf("(vectors: each NIC's; figures of both):\n\n");
 	printf("| vectors | node | placement | distance above bound ");
-	printf("| core shared | max per CPU | L3 used | ineligible |\n");
-	printf("|---:|---:|:---|---:|---:|---:|---:|---:|\n");
+	printf("| core shared | max per CPU | L3 used | L3 crowded | ineligible |\n");
+	printf("|---:|---:|:---|---:|---:|---:|---:|---:|---:|\n");
 	for (c = 0; c < 2; c++) {
 		if (c && counts[1] == counts[0])
 			break;
@@ -228,8 +229,8 @@ static int bench_machine(struct machine *m, const char *name)
 	       name, bitmap_weight(m->online, m->nr_cpus), m->nr_cores,
 	       m->nr_nodes, m->nr_l3);
 	printf("| vectors | node | placement | distance above bound ");
-	printf("| core shared | max per CPU | L3 used | ineligible |\n");
-	printf("|---:|---:|:---|---:|---:|---:|---:|---:|\n");
+	printf("| core shared | max per CPU | L3 used | L3 crowded | ineligible |\n");
+	printf("|---:|---:|:---|---:|---:|---:|---:|---:|---:|\n");
 	for (c = 0; c < nr_counts; c++) {
 		for (d = 0; d < nr_nodes; d++) {
 			bool first = true;

@@ -28,10 +28,10 @@ static void set_masks(const struct machine *m, unsigned int nvec,
 			CHECK(0, "bad list %s", lists[i]);
 }
 
-/* The expected figures of one placement. */
+/* The expected figures of one placement; @crowded 0 when left out. */
 struct want {
 	double mean, bound;
-	unsigned int shared, max, l3, ineligible;
+	unsigned int shared, max, l3, ineligible, crowded;
 };
 
 /* quality_of() the masks @lists for a device on @node against @w. */
@@ -48,6 +48,7 @@ static void figures(const struct machine *m, int node, unsigned int nvec,
 	CHECK_UINT(q.max_per_cpu, w->max);
 	CHECK_UINT(q.l3_used, w->l3);
 	CHECK_UINT(q.ineligible, w->ineligible);
+	CHECK_UINT(q.l3_crowded, w->crowded);
 }
 
 /*
@@ -91,10 +92,12 @@ static void test_machine_a(void)
 	 * 10, sum 180, mean 15.  Bound: ceil(12 / 8) = 2 per CPU, node 1's
 	 * four CPUs twice (8 x 10), four more at 20: 160 / 12.  Vectors 0-3
 	 * take the four cores, 4-11 come back to them: 8 share.  CPUs 0-3
-	 * hold two vectors.
+	 * hold two vectors.  Vector 1 (CPU 1) joins vector 0 in node 0's L3
+	 * at 20 while node 1's, at 10, is free: one crowded; from vector 2
+	 * on both L3s hold one.
 	 */
 	figures(&m, 1, 12, twelve,
-		&(struct want){ 15, 160.0 / 12, 8, 2, 2, 0 });
+		&(struct want){ 15, 160.0 / 12, 8, 2, 2, 0, 1 });
 
 	/*
 	 * One vector on every CPU, node 0: its mean distance is that of its
@@ -111,8 +114,12 @@ static void test_machine_a(void)
 	/* {0,4} then {1,5}: two cores, nothing shared. */
 	figures(&m, 0, 2, apart, &(struct want){ 10, 10, 0, 1, 1, 0 });
 
-	/* No node: no distance figures, the others as ever. */
-	figures(&m, -1, 3, three, &(struct want){ 0, 0, 1, 1, 2, 0 });
+	/*
+	 * No node: no distance figures, the others as ever; every L3 is as
+	 * near, so CPU 4 joining CPU 0's L3 while node 1's is free is
+	 * crowded.  (With node 0, above, node 1's L3 is farther: not.)
+	 */
+	figures(&m, -1, 3, three, &(struct want){ 0, 0, 1, 1, 2, 0, 1 });
 
 	/*
 	 * An empty mask has no distance: the mean is the other one's, 20; the
@@ -161,9 +168,38 @@ static void test_machine_b(void)
 	machine_free(&m);
 }
 
+/*
+ * Machine C: one node of 4 cores without SMT, an L3 per 2 cores: L3 0 =
+ * CPUs 0-1, L3 1 = 2-3, all at distance 10.
+ */
+static void test_machine_c(void)
+{
+	static const char *const packed[] = { "0", "1", "2" };
+	static const char *const apart[] = { "0", "2", "1", "3" };
+	static const char *const pair[] = { "0", "1" };
+	struct machine m;
+
+	CHECK(!machine_synthetic(&m, 1, 4, 1, false, 1, 2, 20, 20),
+	      "machine C");
+	masks = calloc(MAX_VEC * m.longs, sizeof(*masks));
+	/* 1 joins 0's L3 while L3 1 is free: crowded; 2 opens L3 1. */
+	figures(&m, 0, 3, packed, &(struct want){ 10, 10, 0, 1, 2, 0, 1 });
+	/* One per L3, then the second of each: nothing crowded. */
+	figures(&m, 0, 4, apart, &(struct want){ 10, 10, 0, 1, 2, 0, 0 });
+	/* L3 1 with no eligible CPU is not free: 0 and 1 are not crowded. */
+	__set_bit(2, m.isolated);
+	__set_bit(3, m.isolated);
+	__clear_bit(2, m.eligible);
+	__clear_bit(3, m.eligible);
+	figures(&m, 0, 2, pair, &(struct want){ 10, 10, 0, 1, 1, 0, 0 });
+	free(masks);
+	machine_free(&m);
+}
+
 int main(void)
 {
 	CHECK_CASE(test_machine_a);
 	CHECK_CASE(test_machine_b);
+	CHECK_CASE(test_machine_c);
 	return check_done("quality_test");
 }

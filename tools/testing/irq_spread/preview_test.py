@@ -150,7 +150,70 @@ def nics(machine):
     return sorted(os.listdir(base)) if os.path.isdir(base) else []
 
 
-def rules(doc, policy, nvec):
+def read_list(path):
+    """A kernel CPU list file as a set; None if the file is missing."""
+    try:
+        with open(path) as f:
+            text = f.read().strip()
+    except FileNotFoundError:
+        return None
+    out = set()
+    for part in filter(None, text.split(",")):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+
+
+def cache_view(machine):
+    """Per CPU its L3 (index3/shared_cpu_list, or itself alone where there
+    is none) and its node; per node its distance row, by node order."""
+    root = os.path.join(MACHINES, machine, "devices", "system")
+    l3, node_of, dist = {}, {}, {}
+    for d in os.listdir(os.path.join(root, "cpu")):
+        if d.startswith("cpu") and d[3:].isdigit():
+            c = int(d[3:])
+            l3[c] = frozenset(read_list(os.path.join(
+                root, "cpu", d, "cache", "index3", "shared_cpu_list")) or {c})
+    nodes = os.path.join(root, "node")
+    names = sorted((int(d[4:]) for d in os.listdir(nodes)
+                    if d.startswith("node") and d[4:].isdigit())) \
+        if os.path.isdir(nodes) else []
+    for n in names:
+        for c in read_list(os.path.join(nodes, f"node{n}", "cpulist")) or ():
+            node_of[c] = n
+        with open(os.path.join(nodes, f"node{n}", "distance")) as f:
+            dist[n] = dict(zip(names, map(int, f.read().split())))
+    return l3, node_of, dist
+
+
+def l3_crowded(doc, view, node):
+    """Vectors whose interrupt (the first CPU of the mask) joins an L3 that
+    holds an earlier vector's while another L3 with an eligible CPU, no
+    farther from the device node, holds none: what the cache-domain order
+    never does for one device (quality.h's l3_crowded)."""
+    l3, node_of, dist = view
+
+    def d(cpu):
+        if node is None or node < 0 or cpu not in node_of:
+            return 0
+        return dist[node][node_of[cpu]]
+
+    near = {}
+    for c in machine_info(doc)["eligible"]:
+        near[l3[c]] = min(near.get(l3[c], d(c)), d(c))
+    hit, bad = set(), []
+    for i, v in enumerate(cpus_of(doc)):
+        if not v:
+            continue
+        dom = l3[v[0]]
+        if dom in hit and any(k not in hit and near[k] <= d(v[0])
+                              for k in near):
+            bad.append(f"vector {i} on {v}: an L3 as near was free")
+        hit.add(dom)
+    return bad
+
+
+def rules(doc, policy, nvec, view=None):
     """Rule violations of a single device's placement, as strings."""
     bad = []
     eligible = set(machine_info(doc)["eligible"])
@@ -176,6 +239,9 @@ def rules(doc, policy, nvec):
         d = [v["distance"] for v in doc["vectors"][:len(eligible)]]
         if any(b < a for a, b in zip(d, d[1:])):
             bad.append(f"distances not nearest first: {d}")
+    # One per cache domain: no vector joins an L3 while one as near is free.
+    if view:
+        bad += l3_crowded(doc, view, doc["devices"][-1]["node"])[:3]
     return bad
 
 
@@ -188,6 +254,7 @@ for machine in sorted(os.listdir(MACHINES)):
         check(f"{machine}: previews", False, str(e))
         continue
     threads = len(info["eligible"])
+    view = cache_view(machine)
     bad = []
     for dev in nics(machine) or [None]:
         for policy in ("numa", "numa-core", "core"):
@@ -198,7 +265,7 @@ for machine in sorted(os.listdir(MACHINES)):
                 try:
                     doc = preview(machine, *args)
                     bad += [f"{dev} {policy} {nvec}: {b}"
-                            for b in rules(doc, policy, nvec)]
+                            for b in rules(doc, policy, nvec, view)]
                 except (RuntimeError, ValueError, KeyError) as e:
                     bad.append(str(e))
     check(f"{machine}: every NIC, policy and size keeps the rules", not bad,

@@ -14,6 +14,10 @@
  *	devices/system/cpu/cpuN/topology/physical_package_id	optional
  *	devices/system/cpu/cpuN/cache/index3/shared_cpu_list	optional: the
  *		L3 domains, which the engine spreads across (llc_cpus)
+ *	devices/system/cpu/cpuN/topology/cluster_cpus_list	optional: a
+ *		CPU's cache domain where it has no index3, if the cluster
+ *		holds more than its core (arm64 without a shared L3, as
+ *		cpu_coregroup_mask() takes the cluster there)
  *	devices/system/node/nodeN/{cpulist,distance}
  *		required for every nodeN directory; a tree without
  *		devices/system/node is one node holding every CPU
@@ -35,6 +39,9 @@
 #define MAX_CPUS	65536
 #define MAX_NODES	1024
 #define MAX_FILE	65536
+/* Raw L3 ids: CPUs (index3), then packages, then clusters (read_cpus()). */
+#define MAX_PACKAGES	65536
+#define MACHINE_CLUSTER_IDS	(MAX_CPUS + MAX_PACKAGES)
 
 static __printf(3, 4) void seterr(char *err, size_t len, const char *fmt, ...)
 {
@@ -690,7 +697,7 @@ static int check_siblings(struct reader *r, const struct machine *m)
 static int read_cpus(struct reader *r, struct machine *m)
 {
 	unsigned long *possible = machine_bitmap(m), *l3 = machine_bitmap(m);
-	unsigned int n = m->nr_cpus, cpu, c;
+	unsigned int n = m->nr_cpus, cpu, c, cluster;
 	char rel[256];
 	long val;
 	int ret = -1, got;
@@ -748,15 +755,31 @@ static int read_cpus(struct reader *r, struct machine *m)
 		got = reader_list(r, rel, true, l3, n);
 		if (got < 0)
 			goto out;
+		cluster = 0;
+		if (got) {
+			snprintf(rel, sizeof(rel),
+				 "devices/system/cpu/cpu%u/topology/cluster_cpus_list",
+				 cpu);
+			cluster = MACHINE_CLUSTER_IDS;
+			got = reader_list(r, rel, true, l3, n);
+			if (got < 0)
+				goto out;
+			/* A cluster of one core is no cache domain. */
+			if (!got && bitmap_subset(l3, m->siblings[cpu], n))
+				got = 1;
+		}
 		if (!got) {
 			if (!test_bit(cpu, l3)) {
 				seterr(r->err, r->errlen,
 				       "%s: does not hold cpu%u", r->path, cpu);
 				goto out;
 			}
-			/* An L3 domain is named by its first CPU. */
+			/*
+			 * An L3 domain is named by its first CPU, a cluster
+			 * by its first past the ids of packages.
+			 */
 			c = find_first_bit(l3, n);
-			m->l3[cpu] = c;
+			m->l3[cpu] = c + cluster;
 		}
 	}
 	ret = check_siblings(r, m);

@@ -31,11 +31,13 @@
  *	two CPUs share a core iff they are in each other's @siblings
  * @package: per CPU, physical_package_id, or -1
  * @l3: per CPU, a dense L3 domain index (0..@nr_l3 - 1): CPUs with the same
- *	cache/index3/shared_cpu_list; the package when a CPU has no index3
- * @llc: per CPU with a cache/index3, the CPUs of its L3 domain (those of
- *	@l3 with the same index3; shared between them), which the engine
- *	orders by; %NULL for a CPU without one (the engine has no cache
- *	domains if no CPU has one)
+ *	cache/index3/shared_cpu_list, or where a CPU has none the same
+ *	topology/cluster_cpus_list if its cluster holds more than its core;
+ *	the package when a CPU has neither
+ * @llc: per CPU with a cache/index3 (or a cluster for one), the CPUs of
+ *	its L3 domain (those of @l3 with the same; shared between them),
+ *	which the engine orders by; %NULL for a CPU without one (the engine
+ *	has no cache domains if no CPU has one)
  * @llc_masks: the @nr_l3 masks @llc points to
  * @nr_cores: number of physical cores
  * @nr_l3: number of L3 domains

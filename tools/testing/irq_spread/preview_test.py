@@ -318,6 +318,47 @@ with tempfile.TemporaryDirectory() as tmp:
         check("no index3: an L3 domain per package", False,
               f"exit {rc}: {err.strip()}")
 
+# Without cache/index3 but with clusters of two cores (arm64 without a shared
+# L3): the clusters are the cache domains, as cpu_coregroup_mask() takes
+# them there.  MANA's VM, cores 0-1 .. 6-7: clusters 0-3 and 4-7; numa 4
+# goes one per cluster in turn: 0, 4, 1, 5.  Clusters of one core each are
+# no cache domains (x86 shows its L2 so): CPU order, as with no cache.
+with tempfile.TemporaryDirectory() as tmp:
+    root = os.path.join(tmp, "mana")
+    shutil.copytree(os.path.join(MACHINES, "mana-vm-4core"), root,
+                    symlinks=True)
+    cpu = os.path.join(root, "devices", "system", "cpu")
+    for c in range(8):
+        shutil.rmtree(os.path.join(cpu, f"cpu{c}", "cache"))
+        with open(os.path.join(cpu, f"cpu{c}", "topology",
+                               "cluster_cpus_list"), "w") as f:
+            f.write("0-3\n" if c < 4 else "4-7\n")
+    for name, args, want in [
+            ("clusters: numa 4 one per cluster", ["--vectors", "4"],
+             [[0], [4], [1], [5]]),
+            ("clusters: numa-core 4 a core per cluster",
+             ["--vectors", "4", "--policy", "numa-core"],
+             [[0, 1], [4, 5], [2, 3], [6, 7]])]:
+        rc, out, err = run("--sysfs", root, "-j", "--node", "0", *args)
+        try:
+            doc = json.loads(out)
+            check(name, cpus_of(doc) == want and
+                  doc["machine"]["l3_domains"] == 2,
+                  f"want {want}\n got {cpus_of(doc)}")
+        except ValueError:
+            check(name, False, f"exit {rc}: {err.strip()}")
+    for c in range(8):
+        with open(os.path.join(cpu, f"cpu{c}", "topology",
+                               "cluster_cpus_list"), "w") as f:
+            f.write("%d-%d\n" % (c // 2 * 2, c // 2 * 2 + 1))
+    rc, out, err = run("--sysfs", root, "-j", "--node", "0", "--vectors", "4")
+    try:
+        check("clusters of one core: no cache domains, CPU order",
+              cpus_of(json.loads(out)) == [[0], [1], [2], [3]], out[:300])
+    except ValueError:
+        check("clusters of one core: no cache domains, CPU order", False,
+              f"exit {rc}: {err.strip()}")
+
 # Pictures of every machine, two devices each: the SVG parses as XML and has
 # a cell per CPU (class "cpu"), the map stays within 100 columns and is plain
 # ASCII without colours.

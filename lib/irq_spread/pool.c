@@ -2,22 +2,11 @@
 /*
  * irq_spread pools: a range of one device's vectors shared by more
  * consumers than it has (sub-functions, queues of many ports, ...).  A
- * vector is requested from the driver when first needed and released by
- * its last user.  A get for some CPUs gives, walking the vectors:
- *
- *  1. the least used requested vector with room whose CPUs are all asked;
- *  2. else a vector not requested yet, placed by the engine under the
- *     pool's policy within the asked CPUs, and requested from the driver;
- *  3. else the least used vector with room on the asked CPUs and their SMT
- *     siblings, then within 0, 1, ... NUMA hops of their nodes, then
- *     anywhere.
- *
- * The lowest numbered wins among equally used vectors.  A vector has room
- * below the driver's bound and, but within a NUMA hop level, below the
- * share ceil((U + 1) / V) of the U users of all V vectors before the get.
- * The pool sets its vectors' affinity and moves them: off a CPU going
- * offline, back once their CPUs are online again, and under the owner's
- * policy and CPUs when the administrator writes them.
+ * vector is requested from the driver when a get first needs it, placed
+ * by the engine under the pool's policy (irq_spread_pool_get() has the
+ * rules), and released by its last user.  The pool moves its vectors off
+ * a CPU going offline, back once their CPUs are online again, and under
+ * the owner's policy and CPUs when the administrator writes them.
  */
 #define pr_fmt(fmt) "irq_spread: " fmt
 
@@ -81,28 +70,26 @@ static int irq_spread_pool_least(const struct irq_spread_pool *pool,
 static bool irq_spread_pool_next_hop(struct irq_spread_pool *pool)
 {
 	struct irq_spread_topology *topo = pool->topo;
+	const struct irq_spread_topology_ops *ops = topo->ops;
 	int node, k, d, next;
 	bool found = false;
 
 	for (node = 0; node < topo->nr_nodes; node++) {
+		if (pool->hop_limit[node] == INT_MIN)
+			continue;
 		next = INT_MAX;
 		for (k = 0; k < topo->nr_nodes; k++) {
-			d = topo->ops->distance(topo, node, k);
-			if (pool->hop_limit[node] > INT_MIN &&
-			    topo->ops->node_cpus(topo, k) &&
-			    d > pool->hop_limit[node])
+			d = ops->distance(topo, node, k);
+			if (ops->node_cpus(topo, k) && d > pool->hop_limit[node])
 				next = min(next, d);
 		}
 		for (k = 0; next < INT_MAX && k < topo->nr_nodes; k++)
-			if (topo->ops->node_cpus(topo, k) &&
-			    topo->ops->distance(topo, node, k) <= next)
+			if (ops->node_cpus(topo, k) &&
+			    ops->distance(topo, node, k) <= next)
 				bitmap_or(pool->near, pool->near,
-					  topo->ops->node_cpus(topo, k),
-					  topo->nr_cpus);
-		if (next < INT_MAX) {
-			pool->hop_limit[node] = next;
-			found = true;
-		}
+					  ops->node_cpus(topo, k), topo->nr_cpus);
+		found |= next < INT_MAX;
+		pool->hop_limit[node] = next;
 	}
 	return found;
 }
@@ -175,23 +162,17 @@ static int irq_spread_pool_place(struct irq_spread_pool *pool, unsigned int v,
 				    pool->stride);
 }
 
-/* Set vector @v's interrupt on its CPUs. */
-static int irq_spread_pool_apply(struct irq_spread_pool *pool, unsigned int v)
+/* Set vector @v's interrupt on its CPUs; the vectors it serves follow. */
+static int irq_spread_pool_moved(struct irq_spread_pool *pool, unsigned int v)
 {
-	int ret = irq_spread_irq_place(pool->vec[v].irq,
-				       to_cpumask(irq_spread_pool_mask(pool, v)));
+	unsigned long *mask = irq_spread_pool_mask(pool, v);
+	int ret = irq_spread_irq_place(pool->vec[v].irq, to_cpumask(mask));
 
 	if (ret)
 		pr_warn_ratelimited("pool %s: affinity of IRQ %u not set: %d\n",
 				    pool->info.name, pool->vec[v].irq, ret);
+	irq_spread_links_serve(&pool->vec[v].links, mask);
 	return ret;
-}
-
-/* Vector @v has new CPUs: its interrupt and the vectors it serves follow. */
-static void irq_spread_pool_moved(struct irq_spread_pool *pool, unsigned int v)
-{
-	irq_spread_pool_apply(pool, v);
-	irq_spread_links_serve(&pool->vec[v].links, irq_spread_pool_mask(pool, v));
 }
 
 /* Vector @v is not requested any more: its CPUs leave the load. */
@@ -211,7 +192,7 @@ static int irq_spread_pool_request(struct irq_spread_pool *pool,
 {
 	const struct irq_spread_pool_info *info = &pool->info;
 	unsigned int v = 0;
-	int ret, err;
+	int irq, ret;
 
 	while (pool->vec[v].users)
 		v++;
@@ -219,24 +200,26 @@ static int irq_spread_pool_request(struct irq_spread_pool *pool,
 	ret = irq_spread_pool_place(pool, v, cpus);
 	if (ret)
 		return ret;
-	ret = info->ops->request(info->priv, info->first_vector + v,
+	irq = info->ops->request(info->priv, info->first_vector + v,
 				 to_cpumask(irq_spread_pool_mask(pool, v)));
-	if (ret >= 0 && irq_spread_irq_managed(ret)) {
+	ret = irq;
+	if (irq < 0)
+		goto clear;
+	pool->vec[v].irq = irq;
+	if (irq_spread_irq_managed(irq)) {
 		pr_warn("pool %s: IRQ %d of vector %u is managed by the interrupt core, not placed\n",
-			info->name, ret, info->first_vector + v);
-		info->ops->release(info->priv, info->first_vector + v, ret);
+			info->name, irq, info->first_vector + v);
 		ret = -EINVAL;
-	} else if (ret >= 0) {
-		pool->vec[v].irq = ret;
-		err = irq_spread_pool_apply(pool, v);
-		if (err)
-			info->ops->release(info->priv, info->first_vector + v, ret);
-		ret = err ?: v;
+	} else {
+		ret = irq_spread_pool_moved(pool, v);
 	}
-	if (ret < 0)
-		irq_spread_pool_clear(pool, v);
-	else
+	if (!ret) {
 		pool->nr_requested++;
+		return v;
+	}
+	info->ops->release(info->priv, info->first_vector + v, irq);
+clear:
+	irq_spread_pool_clear(pool, v);
 	return ret;
 }
 
@@ -347,25 +330,24 @@ EXPORT_SYMBOL_GPL(irq_spread_pool_get);
  */
 int irq_spread_pool_put(struct irq_spread_pool *pool, unsigned int vector)
 {
-	int ret = -EINVAL;
-	unsigned int v;
+	unsigned int v = pool ? vector - pool->info.first_vector : 0;
+	int ret;
 
-	if (!pool)
-		return -EINVAL;
-	v = vector - pool->info.first_vector;
-	if (v >= pool->info.nr_vectors)
+	if (!pool || v >= pool->info.nr_vectors)
 		return -EINVAL;
 	mutex_lock(&pool->lock);
-	if (pool->vec[v].users) {
+	ret = pool->vec[v].users ? 0 : -EINVAL;
+	if (!ret)
 		irq_spread_pool_give_back(pool, v);
-		ret = 0;
-	}
 	mutex_unlock(&pool->lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(irq_spread_pool_put);
 
-/* @fn(pool, @cpu) for each pool on @topo (of @owner), under its lock. */
+/*
+ * @fn(pool, @cpu) for each pool on @topo (of @owner), under its lock;
+ * %NULL @fn: the pools of @owner are owned by nobody from now on.
+ */
 static void irq_spread_pools_each(struct irq_spread_topology *topo,
 				  struct irq_spread_dev *owner,
 				  void (*fn)(struct irq_spread_pool *pool,
@@ -380,7 +362,10 @@ static void irq_spread_pools_each(struct irq_spread_topology *topo,
 			continue;
 		mutex_lock(&pool->lock);
 		irq_spread_pool_sync(pool);
-		fn(pool, cpu);
+		if (fn)
+			fn(pool, cpu);
+		else
+			pool->owner = NULL;
 		mutex_unlock(&pool->lock);
 	}
 	mutex_unlock(&topo->pools_lock);
@@ -390,36 +375,36 @@ static void irq_spread_pools_each(struct irq_spread_topology *topo,
 static void irq_spread_pool_respread(struct irq_spread_pool *pool,
 				     unsigned int unused)
 {
-	unsigned int nr = pool->nr_requested, n = pool->topo->nr_cpus, v, i = 0;
-	const unsigned long *exclude = pool->restricted ? pool->exclude : NULL;
+	unsigned int nvec = pool->info.nr_vectors, v, i = 0;
 	unsigned long *fresh, *mask;
 	int ret = -ENOMEM;
 
-	if (!nr)
+	if (!pool->nr_requested)
 		return;
-	fresh = kvcalloc(array_size(nr, pool->stride), sizeof(long), GFP_KERNEL);
-	for (v = 0; fresh && v < pool->info.nr_vectors; v++)
-		if (pool->vec[v].users)
-			irq_spread_topo_release(pool->topo, 1,
-						irq_spread_pool_mask(pool, v),
-						pool->stride);
-	if (fresh)
-		ret = irq_spread_topo_cpus(pool->topo, pool->info.node, nr,
-					   pool->policy, exclude, fresh,
-					   pool->stride);
-	for (v = 0; fresh && v < pool->info.nr_vectors; v++) {
+	fresh = kvcalloc(array_size(pool->nr_requested, pool->stride),
+			 sizeof(long), GFP_KERNEL);
+	if (fresh) {
+		/* The masks of vectors not requested are empty. */
+		irq_spread_topo_release(pool->topo, nvec, pool->masks, pool->stride);
+		ret = irq_spread_topo_cpus(pool->topo, pool->info.node,
+					   pool->nr_requested, pool->policy,
+					   pool->restricted ? pool->exclude : NULL,
+					   fresh, pool->stride);
+		if (ret)
+			irq_spread_topo_hold(pool->topo, nvec, pool->masks,
+					     pool->stride);
+	}
+	for (v = 0; !ret && v < nvec; v++) {
+		if (!pool->vec[v].users)
+			continue;
 		mask = irq_spread_pool_mask(pool, v);
-		if (pool->vec[v].users && ret) {
-			irq_spread_topo_hold(pool->topo, 1, mask, pool->stride);
-		} else if (pool->vec[v].users) {
-			pool->vec[v].displaced = false;
-			if (!bitmap_equal(mask, fresh + i * pool->stride, n)) {
-				bitmap_copy(mask, fresh + i * pool->stride,
-					    pool->stride * BITS_PER_LONG);
-				irq_spread_pool_moved(pool, v);
-			}
-			i++;
+		pool->vec[v].displaced = false;
+		if (!bitmap_equal(mask, fresh + i * pool->stride, pool->topo->nr_cpus)) {
+			bitmap_copy(mask, fresh + i * pool->stride,
+				    pool->stride * BITS_PER_LONG);
+			irq_spread_pool_moved(pool, v);
 		}
+		i++;
 	}
 	if (ret)
 		pr_warn("pool %s: vectors not placed again: %d\n",
@@ -438,8 +423,8 @@ void irq_spread_pools_follow(struct irq_spread_topology *topo,
 static void irq_spread_pool_cpu_offline(struct irq_spread_pool *pool,
 					unsigned int cpu)
 {
-	unsigned int n = pool->topo->nr_cpus, v;
 	unsigned long *mask;
+	unsigned int v;
 
 	for (v = 0; v < pool->info.nr_vectors; v++) {
 		mask = irq_spread_pool_mask(pool, v);
@@ -451,7 +436,7 @@ static void irq_spread_pool_cpu_offline(struct irq_spread_pool *pool,
 		pool->vec[v].displaced = true;
 		irq_spread_topo_release(pool->topo, 1, mask, pool->stride);
 		__clear_bit(cpu, mask);
-		if (!bitmap_empty(mask, n)) {
+		if (!bitmap_empty(mask, pool->topo->nr_cpus)) {
 			irq_spread_topo_hold(pool->topo, 1, mask, pool->stride);
 		} else if (irq_spread_pool_place(pool, v, NULL)) {
 			/* Nowhere else: the interrupt core moves it. */
@@ -500,17 +485,11 @@ void irq_spread_pools_cpu_online(struct irq_spread_topology *topo,
 	irq_spread_pools_each(topo, NULL, irq_spread_pool_cpu_back, cpu);
 }
 
-static void irq_spread_pool_disown(struct irq_spread_pool *pool,
-				   unsigned int unused)
-{
-	pool->owner = NULL;
-}
-
 /* @owner goes: its pools keep its last policy and CPUs, owned by nobody. */
 void irq_spread_pools_disown(struct irq_spread_topology *topo,
 			     struct irq_spread_dev *owner)
 {
-	irq_spread_pools_each(topo, owner, irq_spread_pool_disown, 0);
+	irq_spread_pools_each(topo, owner, NULL, 0);
 }
 
 /**
@@ -587,50 +566,9 @@ static bool irq_spread_pool_info_valid(const struct irq_spread_topology *topo,
 static void irq_spread_pool_free(struct irq_spread_pool *pool)
 {
 	kvfree(pool->hop_limit);
-	bitmap_free(pool->skip);
-	bitmap_free(pool->exclude);
 	kvfree(pool->masks);
-	kvfree(pool->vec);
 	kfree(pool->info.name);
-	kfree(pool);
-}
-
-/* A pool of @info on @topo, with nothing requested; %NULL for no memory. */
-static struct irq_spread_pool *
-irq_spread_pool_alloc(struct irq_spread_topology *topo,
-		      const struct irq_spread_pool_info *info)
-{
-	unsigned int w = BITS_TO_LONGS(topo->nr_cpus), nvec = info->nr_vectors, v;
-	struct irq_spread_pool *pool = kzalloc_obj(*pool);
-
-	if (!pool)
-		return NULL;
-	pool->topo = topo;
-	pool->info = *info;
-	pool->policy = info->policy;
-	/* The masks are handed to the driver as struct cpumask. */
-	pool->stride = max_t(size_t, w, cpumask_size() / sizeof(long));
-	pool->info.name = kstrdup(info->name, GFP_KERNEL);
-	pool->vec = kvcalloc(nvec, sizeof(*pool->vec), GFP_KERNEL);
-	/* The vectors' masks, then their homes (irq_spread_pool_home()). */
-	pool->masks = kvcalloc(array3_size(2, nvec, pool->stride), sizeof(long),
-			       GFP_KERNEL);
-	pool->exclude = bitmap_zalloc(4 * w * BITS_PER_LONG, GFP_KERNEL);
-	pool->skip = bitmap_zalloc(nvec, GFP_KERNEL);
-	pool->hop_limit = kvcalloc(max(topo->nr_nodes, 1U),
-				   sizeof(*pool->hop_limit), GFP_KERNEL);
-	if (!pool->info.name || !pool->vec || !pool->masks || !pool->exclude ||
-	    !pool->skip || !pool->hop_limit) {
-		irq_spread_pool_free(pool);
-		return NULL;
-	}
-	pool->avoid = pool->exclude + w;
-	pool->asked = pool->exclude + 2 * w;
-	pool->near = pool->exclude + 3 * w;
-	for (v = 0; v < nvec; v++)
-		INIT_LIST_HEAD(&pool->vec[v].links);
-	mutex_init(&pool->lock);
-	return pool;
+	kvfree(pool);
 }
 
 /**
@@ -645,16 +583,44 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 			    const struct irq_spread_pool_info *info)
 {
 	struct irq_spread_pool *pool;
+	unsigned int nvec, v;
+	size_t stride;
 
 	if (!irq_spread_pool_info_valid(topo, info))
 		return ERR_PTR(-EINVAL);
-	pool = irq_spread_pool_alloc(topo, info);
+	nvec = info->nr_vectors;
+	pool = kvzalloc_flex(*pool, vec, nvec);
 	if (!pool)
 		return ERR_PTR(-ENOMEM);
+	/* The masks are handed to the driver as struct cpumask. */
+	stride = max(BITS_TO_LONGS(topo->nr_cpus), cpumask_size() / sizeof(long));
+	pool->topo = topo;
+	pool->info = *info;
+	pool->owner = info->owner;
+	pool->policy = info->policy;
+	pool->stride = stride;
+	pool->info.name = kstrdup(info->name, GFP_KERNEL);
+	/* The vectors' masks, their homes, then the scratch bitmaps. */
+	pool->masks = kvcalloc(size_add(array3_size(2, nvec, stride),
+					4 * stride + BITS_TO_LONGS(nvec)),
+			       sizeof(long), GFP_KERNEL);
+	pool->hop_limit = kvcalloc(max(topo->nr_nodes, 1U),
+				   sizeof(*pool->hop_limit), GFP_KERNEL);
+	if (!pool->info.name || !pool->masks || !pool->hop_limit) {
+		irq_spread_pool_free(pool);
+		return ERR_PTR(-ENOMEM);
+	}
+	pool->exclude = irq_spread_pool_mask(pool, 2 * nvec);
+	pool->avoid = pool->exclude + stride;
+	pool->asked = pool->avoid + stride;
+	pool->near = pool->asked + stride;
+	pool->skip = pool->near + stride;
+	for (v = 0; v < nvec; v++)
+		INIT_LIST_HEAD(&pool->vec[v].links);
+	mutex_init(&pool->lock);
 
 	mutex_lock(&topo->pools_lock);
 	mutex_lock(&pool->lock);
-	pool->owner = info->owner;
 	irq_spread_pool_sync(pool);
 	mutex_unlock(&pool->lock);
 	list_add_tail(&pool->list, &topo->pools);
@@ -710,13 +676,9 @@ void irq_spread_pool_destroy(struct irq_spread_pool *pool)
 	mutex_unlock(&pool->topo->pools_lock);
 
 	mutex_lock(&pool->lock);
-	for (v = 0; v < pool->info.nr_vectors; v++) {
-		if (!pool->vec[v].users)
-			continue;
-		pool->users -= pool->vec[v].users;
-		pool->vec[v].users = 0;
-		irq_spread_pool_release(pool, v);
-	}
+	for (v = 0; v < pool->info.nr_vectors; v++)
+		if (pool->vec[v].users)
+			irq_spread_pool_release(pool, v);
 	mutex_unlock(&pool->lock);
 	mutex_destroy(&pool->lock);
 	irq_spread_pool_free(pool);

@@ -52,12 +52,11 @@ struct irq_spread_pool_vec {
  *	the fields below, @policy and @restricted
  * @users: users of all vectors
  * @nr_requested: number of requested vectors
- * @vec: the @info.nr_vectors vectors
  * @masks: the vectors' CPUs: vector i's is the bitmap at @masks + i * @stride,
  *	empty while it is not requested; then, laid out alike, where each
- *	vector CPU hotplug moved (&irq_spread_pool_vec.displaced) goes back
- * @exclude: see @restricted; @avoid, @asked and @near follow it in its
- *	allocation
+ *	vector CPU hotplug moved (&irq_spread_pool_vec.displaced) goes back;
+ *	then @exclude, @avoid, @asked, @near and @skip, @stride longs apart
+ * @exclude: see @restricted
  * @avoid: scratch: the CPUs a new vector may not have
  * @asked: scratch: the CPUs a placement-only device's vector asks for
  * @near: scratch: the CPUs of a get's nearness level
@@ -67,6 +66,7 @@ struct irq_spread_pool_vec {
  *	has reached from it, -1 before the first, INT_MIN if the get's CPUs
  *	are not on it
  * @debugfs: the pool's debugfs file
+ * @vec: the @info.nr_vectors vectors
  *
  * Lock order: @topo->pools_lock, @lock, then the lock of a device
  * (its owner's, or a device whose vectors it serves), then the topology's.
@@ -82,7 +82,6 @@ struct irq_spread_pool {
 	struct mutex lock;	/* gets, puts, moves and callbacks */
 	unsigned int users;
 	unsigned int nr_requested;
-	struct irq_spread_pool_vec *vec;
 	unsigned long *masks;
 	unsigned long *exclude;
 	unsigned long *avoid;
@@ -91,6 +90,7 @@ struct irq_spread_pool {
 	unsigned long *skip;
 	int *hop_limit;
 	struct dentry *debugfs;
+	struct irq_spread_pool_vec vec[];
 };
 
 /* The CPUs of vector @v of @pool: empty while it is not requested. */

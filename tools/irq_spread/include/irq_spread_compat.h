@@ -81,6 +81,13 @@ static inline size_t array3_size(size_t a, size_t b, size_t c)
 	return array_size(array_size(a, b), c);
 }
 
+static inline size_t size_add(size_t a, size_t b)
+{
+	size_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? SIZE_MAX : r;
+}
+
 /* printk and bug */
 void irq_spread_compat_warn(const char *file, int line, const char *cond);
 extern bool irq_spread_compat_warn_fatal;
@@ -118,6 +125,8 @@ void *irq_spread_compat_alloc(size_t size, bool zero);
 #define kzalloc_obj(p, ...)		((typeof(p) *)kzalloc(sizeof(p), 0))
 #define kcalloc(n, s, g)		irq_spread_compat_alloc(array_size(n, s), true)
 #define kvcalloc(n, s, g)		kcalloc(n, s, g)
+#define kvzalloc_flex(p, fam, n, ...)	((typeof(p) *)kzalloc(size_add(sizeof(p), \
+					 array_size(n, sizeof((p).fam[0]))), 0))
 #define kmalloc_array(n, s, g)		irq_spread_compat_alloc(array_size(n, s), false)
 #define kvmalloc_array(n, s, g)		kmalloc_array(n, s, g)
 #define kfree(p)			free((void *)(p))

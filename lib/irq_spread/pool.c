@@ -376,25 +376,25 @@ static void irq_spread_pool_respread(struct irq_spread_pool *pool,
 				     unsigned int unused)
 {
 	unsigned int nvec = pool->info.nr_vectors, v, i = 0;
-	unsigned long *fresh, *mask;
-	int ret = -ENOMEM;
+	/* The new masks go over the homes: no vector is away from home after. */
+	unsigned long *fresh = irq_spread_pool_home(pool, 0), *mask;
+	int ret;
 
 	if (!pool->nr_requested)
 		return;
-	fresh = kvcalloc(array_size(pool->nr_requested, pool->stride),
-			 sizeof(long), GFP_KERNEL);
-	if (fresh) {
-		/* The masks of vectors not requested are empty. */
-		irq_spread_topo_release(pool->topo, nvec, pool->masks, pool->stride);
-		ret = irq_spread_topo_cpus(pool->topo, pool->info.node,
-					   pool->nr_requested, pool->policy,
-					   pool->restricted ? pool->exclude : NULL,
-					   fresh, pool->stride);
-		if (ret)
-			irq_spread_topo_hold(pool->topo, nvec, pool->masks,
-					     pool->stride);
+	/* The masks of vectors not requested are empty. */
+	irq_spread_topo_release(pool->topo, nvec, pool->masks, pool->stride);
+	ret = irq_spread_topo_cpus(pool->topo, pool->info.node,
+				   pool->nr_requested, pool->policy,
+				   pool->restricted ? pool->exclude : NULL,
+				   fresh, pool->stride);
+	if (ret) {
+		irq_spread_topo_hold(pool->topo, nvec, pool->masks, pool->stride);
+		pr_warn("pool %s: vectors not placed again: %d\n",
+			pool->info.name, ret);
+		return;
 	}
-	for (v = 0; !ret && v < nvec; v++) {
+	for (v = 0; v < nvec; v++) {
 		if (!pool->vec[v].users)
 			continue;
 		mask = irq_spread_pool_mask(pool, v);
@@ -406,10 +406,6 @@ static void irq_spread_pool_respread(struct irq_spread_pool *pool,
 		}
 		i++;
 	}
-	if (ret)
-		pr_warn("pool %s: vectors not placed again: %d\n",
-			pool->info.name, ret);
-	kvfree(fresh);
 }
 
 /* The pools of @owner place their vectors afresh under its policy and CPUs. */

@@ -25,6 +25,7 @@
 
 . "$(dirname "$0")/lib.sh"
 irq_spread_python <<'PY'
+import fcntl
 import shutil
 import signal
 import subprocess
@@ -196,6 +197,11 @@ def irqbalance(oneshot, script, during=None):
            if not k.startswith("IRQBALANCE_")}
     os.makedirs("/run/irqbalance", exist_ok=True)
     with tempfile.TemporaryFile(mode="w+") as out:
+        # irqbalance writes through the same open file that log() seeks
+        # back to read: without O_APPEND, a write between the seek and the
+        # read lands at the start, over the first placement's lines.
+        fcntl.fcntl(out, fcntl.F_SETFL,
+                    fcntl.fcntl(out, fcntl.F_GETFL) | os.O_APPEND)
         p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
                              env=env, universal_newlines=True)
         try:

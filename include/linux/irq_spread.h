@@ -220,13 +220,16 @@ enum irq_spread_policy irq_spread_default_policy(void);
  *	or a negative errno.  @mask, the CPUs the pool places it on, is valid
  *	during the call only (for an allocation near them): the pool sets the
  *	interrupt's affinity itself once @request returns, and again
- *	whenever it moves the vector (CPU hotplug, its owner's policy or CPUs
- *	written), so the driver sets neither the affinity nor a hint.  Called
- *	with the pool lock held: may sleep, must not call back into the pool.
+ *	whenever it moves the vector (its owner's policy or CPUs written),
+ *	and installs its placer on the interrupt (irq_set_affinity_placer(),
+ *	for CPU hotplug), so the driver sets neither the affinity, a hint nor
+ *	a placer.  Called with the pool lock held: may sleep, must not call
+ *	back into the pool.
  * @release: undo @request for vector @vector, whose Linux interrupt number
- *	@request returned as @irq.  Called with the pool lock held when the
- *	vector's last user puts it (or the pool is destroyed): may sleep, must
- *	not call back into the pool, cannot fail.
+ *	@request returned as @irq; the pool removed its placer, so @release
+ *	may free_irq().  Called with the pool lock held when the vector's last
+ *	user puts it (or the pool is destroyed): may sleep, must not call back
+ *	into the pool, cannot fail.
  *
  * @priv is &irq_spread_pool_info.priv.  The pool never programs hardware
  * itself: everything device-specific happens in these callbacks.

@@ -138,11 +138,55 @@ static int irq_spread_notifiers_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/**
+ * irq_spread_pool_show - write a pool's state, as its debugfs file shows it
+ * @m: the seq_file; @m->private is the pool
+ * @v: unused
+ *
+ * The pool's settings and totals, then per requested vector its number,
+ * interrupt, users and CPUs.  Changes nothing.
+ *
+ * Return: 0.
+ */
+int irq_spread_pool_show(struct seq_file *m, void *v)
+{
+	struct irq_spread_pool *pool = m->private;
+	const struct irq_spread_pool_info *info = &pool->info;
+	unsigned int i;
+
+	mutex_lock(&pool->lock);
+	seq_printf(m, "# node %d policy %s max_users %u requested %u/%u users %u\n",
+		   info->node, irq_spread_policy_name(pool->policy),
+		   info->max_users, pool->nr_requested, info->nr_vectors,
+		   pool->users);
+	seq_puts(m, "vector\tirq\tusers\tcpus\n");
+	for (i = 0; i < info->nr_vectors; i++)
+		if (pool->vec[i].users)
+			seq_printf(m, "%u\t%u\t%u\t%*pbl\n",
+				   info->first_vector + i, pool->vec[i].irq,
+				   pool->vec[i].users, pool->topo->nr_cpus,
+				   irq_spread_pool_mask(pool, i));
+	mutex_unlock(&pool->lock);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_spread_pool_show);
+
 DEFINE_SHOW_ATTRIBUTE(irq_spread_devs);
 
 DEFINE_SHOW_ATTRIBUTE(irq_spread_notifiers);
 
-struct dentry *irq_spread_pool_dir;
+DEFINE_SHOW_ATTRIBUTE(irq_spread_pool);
+
+static struct dentry *irq_spread_pool_dir;
+
+/* The debugfs file of a pool of the system, named after it; KUnit's, none. */
+struct dentry *irq_spread_pool_debugfs(struct irq_spread_pool *pool)
+{
+	if (pool->topo != &irq_spread_system)
+		return NULL;
+	return debugfs_create_file(pool->info.name, 0400, irq_spread_pool_dir,
+				   pool, &irq_spread_pool_fops);
+}
 
 static int __init irq_spread_debugfs_init(void)
 {

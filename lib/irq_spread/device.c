@@ -603,7 +603,7 @@ void irq_spread_dev_unregister(struct irq_spread_dev *sd)
 	if (IS_ERR_OR_NULL(sd))
 		return;
 	irq_spread_dev_pool_put_all(sd);
-	irq_spread_pools_disown(sd->topo, sd);
+	irq_spread_pools_owner_changed(sd->topo, sd, true);
 	/* Waits for the files' show and store, which take the lock. */
 	irq_spread_dev_class_del(sd);
 	irq_spread_dev_keep(sd);

@@ -269,17 +269,17 @@ int irq_spread_dev_respread(struct irq_spread_dev *sd, unsigned int nr_active,
  * (KUNIT_STATIC_STUB_REDIRECT()), so that KUnit can test the device layer
  * without interrupts (UML has none that take an affinity) and play the
  * administrator; the affinity notifier, and the aRFS map it keeps.
- * irq_spread_irq_place() and irq_spread_irq_managed() are in pool.h, as
+ * irq_spread_irq_place() and irq_spread_irq_placer() are in pool.h, as
  * pools use them too.
  */
 int irq_spread_irq_apply(unsigned int irq, const struct cpumask *mask);
+bool irq_spread_irq_managed(unsigned int irq);
 int irq_spread_irq_affinity(unsigned int irq, const struct cpumask *mask);
 void irq_spread_irq_hint(unsigned int irq, const struct cpumask *hint);
 int irq_spread_irq_get(unsigned int irq, struct cpumask *dst);
 void irq_spread_irq_unplace(unsigned int irq);
 int irq_spread_irq_notifier(unsigned int irq,
 			    struct irq_affinity_notify *notify);
-int irq_spread_irq_placer(unsigned int irq, struct irq_affinity_placer *placer);
 void irq_spread_vec_notify(struct irq_affinity_notify *notify,
 			   const cpumask_t *mask);
 void irq_spread_vec_notify_release(struct kref *ref);

@@ -35,21 +35,22 @@ bool irq_spread_dev_on(const struct irq_spread_dev *sd,
  * irq_spread_dev_owner_state - what a pool's owner lets its vectors use
  * @owner: the device that owns the pool
  * @policy: where to write its policy
- * @restricted: where to write whether it may use some CPUs only
- * @exclude: where to write the CPUs it may not use, @owner->topo->nr_cpus
- *	bits
+ * @exclude: where to write the CPUs it may not use (none if it may use
+ *	every CPU), @owner->topo->nr_cpus bits
  *
  * Context: process context, may sleep: takes @owner's lock, inside the
  * pool's.
  */
 void irq_spread_dev_owner_state(struct irq_spread_dev *owner,
 				enum irq_spread_policy *policy,
-				bool *restricted, unsigned long *exclude)
+				unsigned long *exclude)
 {
 	mutex_lock(&owner->lock);
 	*policy = owner->policy;
-	*restricted = owner->restricted;
-	bitmap_copy(exclude, owner->exclude, owner->topo->nr_cpus);
+	if (owner->restricted)
+		bitmap_copy(exclude, owner->exclude, owner->topo->nr_cpus);
+	else
+		bitmap_zero(exclude, owner->topo->nr_cpus);
 	mutex_unlock(&owner->lock);
 }
 
@@ -214,6 +215,40 @@ int irq_spread_dev_pool_put(struct irq_spread_dev *sd, unsigned int vector)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(irq_spread_dev_pool_put);
+
+/**
+ * irq_spread_pools_owner_changed - a device that owns pools changed
+ * @topo: the machine
+ * @owner: the device
+ * @gone: it is being unregistered
+ *
+ * The pools @owner owns place their requested vectors afresh under its
+ * policy and CPUs, which the administrator wrote; or, if it goes, keep its
+ * last ones, owned by nobody from now on.
+ *
+ * Context: process context, may sleep: takes the pools' list mutex, each
+ * of @owner's pools' mutex, then @owner's lock; @owner's lock not held.
+ */
+void irq_spread_pools_owner_changed(struct irq_spread_topology *topo,
+				    struct irq_spread_dev *owner, bool gone)
+{
+	struct irq_spread_pool *pool;
+
+	mutex_lock(&topo->pools_lock);
+	list_for_each_entry(pool, &topo->pools, list) {
+		if (pool->owner != owner)
+			continue;
+		mutex_lock(&pool->lock);
+		if (gone) {
+			irq_spread_pool_sync(pool);
+			pool->owner = NULL;
+		} else {
+			irq_spread_pool_respread(pool);
+		}
+		mutex_unlock(&pool->lock);
+	}
+	mutex_unlock(&topo->pools_lock);
+}
 
 /**
  * irq_spread_dev_pool_put_all - a device gives back every pool vector

@@ -11,7 +11,8 @@
  * another is not placed again because a CPU neither of them used came
  * and went.  The library places; the interrupt core moves the interrupts
  * that have the library's placer, asking it where (irq.c), and brings
- * them home.
+ * them home.  Pools have no part here: the interrupt core asks them
+ * (pool.c).
  *
  * The library takes no CPU hotplug lock: a CPU going offline is marked
  * leaving, under the machine's devs_lock and before any device's vectors
@@ -43,7 +44,6 @@
 #include <kunit/visibility.h>
 
 #include "device.h"
-#include "pool.h"
 
 /* Spread vector @k's mask in @masks, @placed or @staged of @sd. */
 static unsigned long *irq_spread_dev_mask(const struct irq_spread_dev *sd,
@@ -447,7 +447,7 @@ static void irq_spread_dev_cpu_offline(struct irq_spread_dev *sd,
 	irq_spread_dev_load(sd, false, false);
 }
 
-/* @cpu is leaving, or gone (@gone): the devices' and pools' vectors move. */
+/* @cpu is leaving, or gone (@gone): the devices' vectors move. */
 static void irq_spread_devs_leave(struct irq_spread_topology *topo,
 				  unsigned int cpu, bool gone)
 {
@@ -462,7 +462,6 @@ static void irq_spread_devs_leave(struct irq_spread_topology *topo,
 		mutex_unlock(&sd->lock);
 	}
 	mutex_unlock(&topo->devs_lock);
-	irq_spread_pools_cpu_offline(topo, cpu);
 }
 
 /**
@@ -560,7 +559,6 @@ void irq_spread_devs_cpu_online(struct irq_spread_topology *topo,
 		mutex_unlock(&sd->lock);
 	}
 	mutex_unlock(&topo->devs_lock);
-	irq_spread_pools_cpu_online(topo, cpu);
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_devs_cpu_online);
 

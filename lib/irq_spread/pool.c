@@ -3,10 +3,9 @@
  * irq_spread pools: a range of one device's vectors shared by more
  * consumers than it has (sub-functions, queues of many ports, ...).  A
  * vector is requested from the driver when a get first needs it, placed
- * by the engine under the pool's policy (irq_spread_pool_get() has the
- * rules), and released by its last user.  The pool moves its vectors off
- * a CPU going offline, back once their CPUs are online again, and under
- * the owner's policy and CPUs when the administrator writes them.
+ * by the engine under the pool's (or its owner's) policy, and released by
+ * its last user; irq_spread_pool_get() has the rules.  On CPU hotplug the
+ * interrupt core moves it, asking the pool where, and brings it home.
  */
 #define pr_fmt(fmt) "irq_spread: " fmt
 
@@ -16,6 +15,7 @@
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/irq_spread.h>
+#include <linux/interrupt.h>
 #include <linux/limits.h>
 #include <linux/list.h>
 #include <linux/lockdep.h>
@@ -24,20 +24,13 @@
 #include <linux/numa.h>
 #include <linux/overflow.h>
 #include <linux/printk.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 
 #include <kunit/visibility.h>
 
 #include "pool.h"
-
-/* Where vector @v goes back to once CPU hotplug is over. */
-static unsigned long *irq_spread_pool_home(struct irq_spread_pool *pool,
-					   unsigned int v)
-{
-	return irq_spread_pool_mask(pool, pool->info.nr_vectors + v);
-}
 
 /*
  * The least used requested vector below @cap users, all of whose CPUs are
@@ -64,39 +57,9 @@ static int irq_spread_pool_least(const struct irq_spread_pool *pool,
 }
 
 /*
- * Add to @pool->near, for each node whose @pool->hop_limit is not INT_MIN,
- * the nodes up to its next distance above that limit.  False if none.
- */
-static bool irq_spread_pool_next_hop(struct irq_spread_pool *pool)
-{
-	struct irq_spread_topology *topo = pool->topo;
-	const struct irq_spread_topology_ops *ops = topo->ops;
-	int node, k, d, next;
-	bool found = false;
-
-	for (node = 0; node < topo->nr_nodes; node++) {
-		if (pool->hop_limit[node] == INT_MIN)
-			continue;
-		next = INT_MAX;
-		for (k = 0; k < topo->nr_nodes; k++) {
-			d = ops->distance(topo, node, k);
-			if (ops->node_cpus(topo, k) && d > pool->hop_limit[node])
-				next = min(next, d);
-		}
-		for (k = 0; next < INT_MAX && k < topo->nr_nodes; k++)
-			if (ops->node_cpus(topo, k) &&
-			    ops->distance(topo, node, k) <= next)
-				bitmap_or(pool->near, pool->near,
-					  ops->node_cpus(topo, k), topo->nr_cpus);
-		found |= next < INT_MAX;
-		pool->hop_limit[node] = next;
-	}
-	return found;
-}
-
-/*
- * Step 3.  Within a NUMA hop level, the least used vector is below the
- * level's share: only the driver's bound limits it.
+ * Step 3.  The least used vector with room on @cpus or their siblings; then
+ * on these and their nodes, then adding the nodes at each NUMA distance
+ * from those in turn, the least used below the driver's bound alone.
  */
 static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 				   const unsigned long *cpus,
@@ -104,29 +67,43 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 				   const unsigned long *skip)
 {
 	struct irq_spread_topology *topo = pool->topo;
+	const struct irq_spread_topology_ops *ops = topo->ops;
 	unsigned int cap = pool->info.max_users ?: UINT_MAX;
-	unsigned int n = topo->nr_cpus, cpu, hop;
-	int v, node;
+	unsigned int n = topo->nr_cpus, cpu;
+	int v, a, k, d, next, far = -2;
 
 	if (!cpus)
 		return irq_spread_pool_least(pool, NULL, share, skip);
 	bitmap_copy(pool->near, cpus, n);
 	for_each_set_bit(cpu, cpus, n)
-		bitmap_or(pool->near, pool->near,
-			  topo->ops->sibling_cpus(topo, cpu), n);
+		bitmap_or(pool->near, pool->near, ops->sibling_cpus(topo, cpu), n);
 	v = irq_spread_pool_least(pool, pool->near, cap, skip);
 	if (v >= 0 && pool->vec[v].users < share)
 		return v;
 
-	for (node = 0; node < topo->nr_nodes; node++)
-		pool->hop_limit[node] = INT_MIN;
+	/* Per node, -1 for the nodes of @cpus, else its distance from them. */
+	for (k = 0; k < topo->nr_nodes; k++)
+		pool->dist[k] = INT_MAX;
 	for_each_set_bit(cpu, cpus, n) {
-		node = topo->ops->cpu_node(topo, cpu);
-		if (node >= 0 && node < topo->nr_nodes)
-			pool->hop_limit[node] = -1;
+		a = ops->cpu_node(topo, cpu);
+		if (a < 0 || a >= topo->nr_nodes || pool->dist[a] == -1)
+			continue;
+		for (k = 0; k < topo->nr_nodes; k++)
+			pool->dist[k] = min(pool->dist[k], ops->distance(topo, a, k));
+		pool->dist[a] = -1;
 	}
-	for (hop = 0; hop < IRQ_SPREAD_MAX_HOPS &&
-	     irq_spread_pool_next_hop(pool); hop++) {
+	/* Each level adds the nodes at its distance, up to the farthest. */
+	for (d = -1; d < INT_MAX; far = d, d = next) {
+		next = INT_MAX;
+		for (k = 0; k < topo->nr_nodes; k++) {
+			if (!ops->node_cpus(topo, k) || pool->dist[k] <= far)
+				continue;
+			if (pool->dist[k] > d)
+				next = min(next, pool->dist[k]);
+			else
+				bitmap_or(pool->near, pool->near,
+					  ops->node_cpus(topo, k), n);
+		}
 		v = irq_spread_pool_least(pool, pool->near, cap, skip);
 		if (v >= 0)
 			return v;
@@ -135,31 +112,15 @@ static int irq_spread_pool_nearest(struct irq_spread_pool *pool,
 }
 
 /* The owner's policy and CPUs, which the administrator may have written. */
-static void irq_spread_pool_sync(struct irq_spread_pool *pool)
+void irq_spread_pool_sync(struct irq_spread_pool *pool)
 {
 	lockdep_assert_held(&pool->lock);
-	if (pool->owner)
-		irq_spread_dev_owner_state(pool->owner, &pool->policy,
-					   &pool->restricted, pool->exclude);
-}
-
-/* Place vector @v within @cpus (%NULL: any) and the owner's CPUs, or these. */
-static int irq_spread_pool_place(struct irq_spread_pool *pool, unsigned int v,
-				 const unsigned long *cpus)
-{
-	const unsigned long *exclude = pool->restricted ? pool->exclude : NULL;
-	unsigned int n = pool->topo->nr_cpus;
-
-	if (cpus) {
-		bitmap_complement(pool->avoid, cpus, n);
-		if (exclude)
-			bitmap_or(pool->avoid, pool->avoid, exclude, n);
-		if (bitmap_weight(pool->avoid, n) < n)
-			exclude = pool->avoid;
-	}
-	return irq_spread_topo_cpus(pool->topo, pool->info.node, 1, pool->policy,
-				    exclude, irq_spread_pool_mask(pool, v),
-				    pool->stride);
+	if (!pool->owner)
+		return;
+	irq_spread_dev_owner_state(pool->owner, &pool->policy, pool->avoid);
+	spin_lock(&pool->exclude_lock);
+	bitmap_copy(pool->exclude, pool->avoid, pool->topo->nr_cpus);
+	spin_unlock(&pool->exclude_lock);
 }
 
 /* Set vector @v's interrupt on its CPUs; the vectors it serves follow. */
@@ -183,21 +144,30 @@ static void irq_spread_pool_clear(struct irq_spread_pool *pool, unsigned int v)
 	irq_spread_topo_release(pool->topo, 1, mask, pool->stride);
 	bitmap_zero(mask, pool->stride * BITS_PER_LONG);
 	pool->vec[v].irq = 0;
-	pool->vec[v].displaced = false;
 }
 
-/* Step 2: place the first vector not requested and request it, or fail. */
+/* Step 2: request a new vector, placed within @cpus and the owner's CPUs. */
 static int irq_spread_pool_request(struct irq_spread_pool *pool,
 				   const unsigned long *cpus)
 {
 	const struct irq_spread_pool_info *info = &pool->info;
-	unsigned int v = 0;
+	unsigned int n = pool->topo->nr_cpus, v = 0;
+	const unsigned long *exclude;
 	int irq, ret;
 
 	while (pool->vec[v].users)
 		v++;
 	irq_spread_pool_sync(pool);
-	ret = irq_spread_pool_place(pool, v, cpus);
+	exclude = pool->exclude;
+	if (cpus) {
+		bitmap_complement(pool->avoid, cpus, n);
+		bitmap_or(pool->avoid, pool->avoid, pool->exclude, n);
+		if (bitmap_weight(pool->avoid, n) < n)
+			exclude = pool->avoid;
+	}
+	ret = irq_spread_topo_cpus(pool->topo, info->node, 1, pool->policy,
+				   exclude, irq_spread_pool_mask(pool, v),
+				   pool->stride);
 	if (ret)
 		return ret;
 	irq = info->ops->request(info->priv, info->first_vector + v,
@@ -206,17 +176,19 @@ static int irq_spread_pool_request(struct irq_spread_pool *pool,
 	if (irq < 0)
 		goto clear;
 	pool->vec[v].irq = irq;
-	if (irq_spread_irq_managed(irq)) {
-		pr_warn("pool %s: IRQ %d of vector %u is managed by the interrupt core, not placed\n",
-			info->name, irq, info->first_vector + v);
-		ret = -EINVAL;
-	} else {
-		ret = irq_spread_pool_moved(pool, v);
+	ret = irq_spread_irq_placer(irq, &pool->vec[v].placer);
+	if (ret) {
+		pr_warn("pool %s: IRQ %d of vector %u not placed, the interrupt core refused a placer: %d\n",
+			info->name, irq, info->first_vector + v, ret);
+		goto release;
 	}
+	ret = irq_spread_pool_moved(pool, v);
 	if (!ret) {
 		pool->nr_requested++;
 		return v;
 	}
+	irq_spread_irq_placer(irq, NULL);
+release:
 	info->ops->release(info->priv, info->first_vector + v, irq);
 clear:
 	irq_spread_pool_clear(pool, v);
@@ -228,6 +200,7 @@ static void irq_spread_pool_release(struct irq_spread_pool *pool,
 				    unsigned int v)
 {
 	irq_spread_links_unserve(&pool->vec[v].links);
+	irq_spread_irq_placer(pool->vec[v].irq, NULL);
 	pool->info.ops->release(pool->info.priv, pool->info.first_vector + v,
 				pool->vec[v].irq);
 	irq_spread_pool_clear(pool, v);
@@ -239,14 +212,11 @@ int irq_spread_pool_take_for(struct irq_spread_pool *pool,
 			     const unsigned long *cpus,
 			     const unsigned long *skip)
 {
-	unsigned int share = pool->users / pool->info.nr_vectors + 1;
+	unsigned int share = min(pool->users / pool->info.nr_vectors + 1,
+				 pool->info.max_users ?: UINT_MAX);
 	int v;
 
-	if (pool->info.max_users)
-		share = min(share, pool->info.max_users);
 	v = irq_spread_pool_least(pool, cpus, share, skip);
-	if (v < 0 && cpus && bitmap_empty(cpus, pool->topo->nr_cpus))
-		return -EINVAL;
 	if (v < 0 && pool->nr_requested < pool->info.nr_vectors)
 		v = irq_spread_pool_request(pool, cpus);
 	else if (v < 0)
@@ -270,36 +240,16 @@ void irq_spread_pool_give_back(struct irq_spread_pool *pool, unsigned int v)
 }
 
 /**
- * irq_spread_pool_topo_get - irq_spread_pool_get() on the pool's topology
- * @pool: the pool
- * @cpus: the consumer's CPUs, @pool->topo->nr_cpus bits, or %NULL for any
- *
- * Return: as irq_spread_pool_get().
- */
-int irq_spread_pool_topo_get(struct irq_spread_pool *pool,
-			     const unsigned long *cpus)
-{
-	int v;
-
-	if (!pool)
-		return -EINVAL;
-	mutex_lock(&pool->lock);
-	v = irq_spread_pool_take_for(pool, cpus, NULL);
-	mutex_unlock(&pool->lock);
-	return v < 0 ? v : v + pool->info.first_vector;
-}
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_pool_topo_get);
-
-/**
  * irq_spread_pool_get - take a user of a pool vector near some CPUs
  * @pool: the pool
  * @mask: the CPUs the consumer runs on, or %NULL for any CPU
  *
  * Gives the least used requested vector with room within @mask; else a
  * new one, placed within @mask and requested by the request callback;
- * else the least used with room on @mask's CPUs and siblings, then within
- * 0, 1, ... NUMA hops, then anywhere.  A vector has room below
- * &irq_spread_pool_info.max_users and, but within a NUMA hop level, below
+ * else the least used with room on @mask's CPUs and siblings, then on
+ * these and their nodes, then adding the nodes at each NUMA distance from
+ * those in turn, then anywhere.  A vector has room below
+ * &irq_spread_pool_info.max_users and, but at a NUMA level, below
  * ceil((U + 1) / V) for U users of all V vectors.
  *
  * Context: process context, may sleep: takes the pool's mutex, then the
@@ -312,7 +262,15 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_pool_topo_get);
 int irq_spread_pool_get(struct irq_spread_pool *pool,
 			const struct cpumask *mask)
 {
-	return irq_spread_pool_topo_get(pool, mask ? cpumask_bits(mask) : NULL);
+	int v;
+
+	if (!pool ||
+	    (mask && bitmap_empty(cpumask_bits(mask), pool->topo->nr_cpus)))
+		return -EINVAL;
+	mutex_lock(&pool->lock);
+	v = irq_spread_pool_take_for(pool, mask ? cpumask_bits(mask) : NULL, NULL);
+	mutex_unlock(&pool->lock);
+	return v < 0 ? v : v + pool->info.first_vector;
 }
 EXPORT_SYMBOL_GPL(irq_spread_pool_get);
 
@@ -344,50 +302,21 @@ int irq_spread_pool_put(struct irq_spread_pool *pool, unsigned int vector)
 }
 EXPORT_SYMBOL_GPL(irq_spread_pool_put);
 
-/*
- * @fn(pool, @cpu) for each pool on @topo (of @owner), under its lock;
- * %NULL @fn: the pools of @owner are owned by nobody from now on.
- */
-static void irq_spread_pools_each(struct irq_spread_topology *topo,
-				  struct irq_spread_dev *owner,
-				  void (*fn)(struct irq_spread_pool *pool,
-					     unsigned int cpu),
-				  unsigned int cpu)
+/* Place the requested vectors afresh, in vector order; the pool's lock held. */
+void irq_spread_pool_respread(struct irq_spread_pool *pool)
 {
-	struct irq_spread_pool *pool;
-
-	mutex_lock(&topo->pools_lock);
-	list_for_each_entry(pool, &topo->pools, list) {
-		if (owner && pool->owner != owner)
-			continue;
-		mutex_lock(&pool->lock);
-		irq_spread_pool_sync(pool);
-		if (fn)
-			fn(pool, cpu);
-		else
-			pool->owner = NULL;
-		mutex_unlock(&pool->lock);
-	}
-	mutex_unlock(&topo->pools_lock);
-}
-
-/* Place every requested vector afresh, in vector order, and move them. */
-static void irq_spread_pool_respread(struct irq_spread_pool *pool,
-				     unsigned int unused)
-{
-	unsigned int nvec = pool->info.nr_vectors, v, i = 0;
-	/* The new masks go over the homes: no vector is away from home after. */
-	unsigned long *fresh = irq_spread_pool_home(pool, 0), *mask;
+	unsigned int nvec = pool->info.nr_vectors, v;
+	unsigned long *fresh = pool->fresh, *mask;
 	int ret;
 
+	irq_spread_pool_sync(pool);
 	if (!pool->nr_requested)
 		return;
 	/* The masks of vectors not requested are empty. */
 	irq_spread_topo_release(pool->topo, nvec, pool->masks, pool->stride);
 	ret = irq_spread_topo_cpus(pool->topo, pool->info.node,
 				   pool->nr_requested, pool->policy,
-				   pool->restricted ? pool->exclude : NULL,
-				   fresh, pool->stride);
+				   pool->exclude, fresh, pool->stride);
 	if (ret) {
 		irq_spread_topo_hold(pool->topo, nvec, pool->masks, pool->stride);
 		pr_warn("pool %s: vectors not placed again: %d\n",
@@ -398,149 +327,40 @@ static void irq_spread_pool_respread(struct irq_spread_pool *pool,
 		if (!pool->vec[v].users)
 			continue;
 		mask = irq_spread_pool_mask(pool, v);
-		pool->vec[v].displaced = false;
-		if (!bitmap_equal(mask, fresh + i * pool->stride, pool->topo->nr_cpus)) {
-			bitmap_copy(mask, fresh + i * pool->stride,
-				    pool->stride * BITS_PER_LONG);
+		if (!bitmap_equal(mask, fresh, pool->topo->nr_cpus)) {
+			bitmap_copy(mask, fresh, pool->stride * BITS_PER_LONG);
 			irq_spread_pool_moved(pool, v);
 		}
-		i++;
+		fresh += pool->stride;
 	}
 }
 
-/* The pools of @owner place their vectors afresh under its policy and CPUs. */
-void irq_spread_pools_follow(struct irq_spread_topology *topo,
-			     struct irq_spread_dev *owner)
-{
-	irq_spread_pools_each(topo, owner, irq_spread_pool_respread, 0);
-}
-
-/* @cpu is leaving: vectors lose it; one left with none is placed again. */
-static void irq_spread_pool_cpu_offline(struct irq_spread_pool *pool,
-					unsigned int cpu)
-{
-	unsigned long *mask;
-	unsigned int v;
-
-	for (v = 0; v < pool->info.nr_vectors; v++) {
-		mask = irq_spread_pool_mask(pool, v);
-		if (!pool->vec[v].users || !test_bit(cpu, mask))
-			continue;
-		if (!pool->vec[v].displaced)
-			bitmap_copy(irq_spread_pool_home(pool, v), mask,
-				    pool->stride * BITS_PER_LONG);
-		pool->vec[v].displaced = true;
-		irq_spread_topo_release(pool->topo, 1, mask, pool->stride);
-		__clear_bit(cpu, mask);
-		if (!bitmap_empty(mask, pool->topo->nr_cpus)) {
-			irq_spread_topo_hold(pool->topo, 1, mask, pool->stride);
-		} else if (irq_spread_pool_place(pool, v, NULL)) {
-			/* Nowhere else: the interrupt core moves it. */
-			__set_bit(cpu, mask);
-			irq_spread_topo_hold(pool->topo, 1, mask, pool->stride);
-			continue;
-		}
-		irq_spread_pool_moved(pool, v);
-	}
-}
-
-/* A CPU came back: the vectors CPU hotplug moved go home, if they can. */
-static void irq_spread_pool_cpu_back(struct irq_spread_pool *pool,
-				     unsigned int cpu)
-{
-	unsigned int n = pool->topo->nr_cpus, v;
-	unsigned long *mask;
-
-	irq_spread_topo_eligible(pool->topo, pool->near);
-	if (pool->restricted)
-		bitmap_andnot(pool->near, pool->near, pool->exclude, n);
-	for (v = 0; v < pool->info.nr_vectors; v++) {
-		if (!pool->vec[v].users || !pool->vec[v].displaced ||
-		    !bitmap_subset(irq_spread_pool_home(pool, v), pool->near, n))
-			continue;
-		mask = irq_spread_pool_mask(pool, v);
-		irq_spread_topo_release(pool->topo, 1, mask, pool->stride);
-		bitmap_copy(mask, irq_spread_pool_home(pool, v),
-			    pool->stride * BITS_PER_LONG);
-		irq_spread_topo_hold(pool->topo, 1, mask, pool->stride);
-		pool->vec[v].displaced = false;
-		irq_spread_pool_moved(pool, v);
-	}
-}
-
-/* From CPU hotplug callbacks: @cpu is going offline, or came online. */
-void irq_spread_pools_cpu_offline(struct irq_spread_topology *topo,
-				  unsigned int cpu)
-{
-	irq_spread_pools_each(topo, NULL, irq_spread_pool_cpu_offline, cpu);
-}
-
-void irq_spread_pools_cpu_online(struct irq_spread_topology *topo,
-				 unsigned int cpu)
-{
-	irq_spread_pools_each(topo, NULL, irq_spread_pool_cpu_back, cpu);
-}
-
-/* @owner goes: its pools keep its last policy and CPUs, owned by nobody. */
-void irq_spread_pools_disown(struct irq_spread_topology *topo,
-			     struct irq_spread_dev *owner)
-{
-	irq_spread_pools_each(topo, owner, NULL, 0);
-}
-
-/**
- * irq_spread_pool_show - write a pool's state, as its debugfs file shows it
- * @m: the seq_file; @m->private is the pool
- * @v: unused
- *
- * The pool's settings and totals, then per requested vector its number,
- * interrupt, users and CPUs.
- *
- * Return: 0.
+/*
+ * The interrupt core asks where a vector's interrupt goes while @cpu, one
+ * of its CPUs, is offline: the eligible CPUs the owner allows, those of
+ * @cpu's node if any; it brings it home with @cpu.  Without the pool's
+ * mutex, held while a placer is removed, a removal that waits for this.
  */
-int irq_spread_pool_show(struct seq_file *m, void *v)
+static int irq_spread_pool_cpu_offline(struct irq_affinity_placer *placer,
+				       unsigned int irq, unsigned int cpu,
+				       struct cpumask *mask)
 {
-	struct irq_spread_pool *pool = m->private;
-	const struct irq_spread_pool_info *info = &pool->info;
-	unsigned int i;
+	struct irq_spread_pool *pool =
+		container_of(placer, struct irq_spread_pool_vec, placer)->pool;
+	struct irq_spread_topology *topo = pool->topo;
+	int node = topo->ops->cpu_node(topo, cpu);
+	unsigned long *cpus = cpumask_bits(mask);
+	const unsigned long *near = node >= 0 && node < topo->nr_nodes ?
+				    topo->ops->node_cpus(topo, node) : NULL;
 
-	mutex_lock(&pool->lock);
-	seq_printf(m, "# node %d policy %s max_users %u requested %u/%u users %u\n",
-		   info->node, irq_spread_policy_name(pool->policy),
-		   info->max_users, pool->nr_requested, info->nr_vectors,
-		   pool->users);
-	seq_puts(m, "vector\tirq\tusers\tcpus\n");
-	for (i = 0; i < info->nr_vectors; i++)
-		if (pool->vec[i].users)
-			seq_printf(m, "%u\t%u\t%u\t%*pbl\n",
-				   info->first_vector + i, pool->vec[i].irq,
-				   pool->vec[i].users, pool->topo->nr_cpus,
-				   irq_spread_pool_mask(pool, i));
-	mutex_unlock(&pool->lock);
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(irq_spread_pool_show);
-
-DEFINE_SHOW_ATTRIBUTE(irq_spread_pool);
-
-/* Set in @irqs, below @nr_irqs, the interrupts of @topo's requested vectors. */
-void irq_spread_pools_irqs(struct irq_spread_topology *topo,
-			   unsigned long *irqs, unsigned int nr_irqs)
-{
-	struct irq_spread_pool *pool;
-	unsigned int v, irq;
-
-	mutex_lock(&topo->pools_lock);
-	list_for_each_entry(pool, &topo->pools, list) {
-		mutex_lock(&pool->lock);
-		for (v = 0; v < pool->info.nr_vectors; v++) {
-			irq = pool->vec[v].irq;
-			if (pool->vec[v].users && irq < nr_irqs)
-				__set_bit(irq, irqs);
-		}
-		mutex_unlock(&pool->lock);
-	}
-	mutex_unlock(&topo->pools_lock);
+	topo->ops->eligible_cpus(topo, cpus);
+	__clear_bit(cpu, cpus);
+	spin_lock(&pool->exclude_lock);
+	bitmap_andnot(cpus, cpus, pool->exclude, topo->nr_cpus);
+	spin_unlock(&pool->exclude_lock);
+	if (near && bitmap_intersects(cpus, near, topo->nr_cpus))
+		bitmap_and(cpus, cpus, near, topo->nr_cpus);
+	return bitmap_empty(cpus, topo->nr_cpus) ? -ENOENT : 0;
 }
 
 static bool irq_spread_pool_info_valid(const struct irq_spread_topology *topo,
@@ -549,10 +369,9 @@ static bool irq_spread_pool_info_valid(const struct irq_spread_topology *topo,
 	if (!info || !info->name || !info->ops || !info->ops->request ||
 	    !info->ops->release || !topo->ops->cpu_node ||
 	    (unsigned int)info->policy >= IRQ_SPREAD_NR_POLICIES ||
-	    (info->owner && !irq_spread_dev_on(info->owner, topo)))
-		return false;
-	if (info->node != NUMA_NO_NODE &&
-	    (info->node < 0 || info->node >= topo->nr_nodes))
+	    (info->owner && !irq_spread_dev_on(info->owner, topo)) ||
+	    (info->node != NUMA_NO_NODE &&
+	     (info->node < 0 || info->node >= topo->nr_nodes)))
 		return false;
 	/* Vector numbers are returned as int. */
 	return info->nr_vectors && info->first_vector <= INT_MAX &&
@@ -561,7 +380,7 @@ static bool irq_spread_pool_info_valid(const struct irq_spread_topology *topo,
 
 static void irq_spread_pool_free(struct irq_spread_pool *pool)
 {
-	kvfree(pool->hop_limit);
+	kvfree(pool->dist);
 	kvfree(pool->masks);
 	kfree(pool->info.name);
 	kvfree(pool);
@@ -580,7 +399,6 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 {
 	struct irq_spread_pool *pool;
 	unsigned int nvec, v;
-	size_t stride;
 
 	if (!irq_spread_pool_info_valid(topo, info))
 		return ERR_PTR(-EINVAL);
@@ -588,44 +406,44 @@ irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 	pool = kvzalloc_flex(*pool, vec, nvec);
 	if (!pool)
 		return ERR_PTR(-ENOMEM);
-	/* The masks are handed to the driver as struct cpumask. */
-	stride = max(BITS_TO_LONGS(topo->nr_cpus), cpumask_size() / sizeof(long));
 	pool->topo = topo;
 	pool->info = *info;
 	pool->owner = info->owner;
 	pool->policy = info->policy;
-	pool->stride = stride;
+	/* The masks are handed to the driver as struct cpumask. */
+	pool->stride = max(BITS_TO_LONGS(topo->nr_cpus),
+			   cpumask_size() / sizeof(long));
 	pool->info.name = kstrdup(info->name, GFP_KERNEL);
-	/* The vectors' masks, their homes, then the scratch bitmaps. */
-	pool->masks = kvcalloc(size_add(array3_size(2, nvec, stride),
-					4 * stride + BITS_TO_LONGS(nvec)),
+	/* The vectors' masks, then the scratch bitmaps. */
+	pool->masks = kvcalloc(size_add(array3_size(2, nvec, pool->stride),
+					4 * pool->stride + BITS_TO_LONGS(nvec)),
 			       sizeof(long), GFP_KERNEL);
-	pool->hop_limit = kvcalloc(max(topo->nr_nodes, 1U),
-				   sizeof(*pool->hop_limit), GFP_KERNEL);
-	if (!pool->info.name || !pool->masks || !pool->hop_limit) {
+	pool->dist = kvcalloc(max(topo->nr_nodes, 1U), sizeof(*pool->dist),
+			      GFP_KERNEL);
+	if (!pool->info.name || !pool->masks || !pool->dist) {
 		irq_spread_pool_free(pool);
 		return ERR_PTR(-ENOMEM);
 	}
+	pool->fresh = irq_spread_pool_mask(pool, nvec);
 	pool->exclude = irq_spread_pool_mask(pool, 2 * nvec);
-	pool->avoid = pool->exclude + stride;
-	pool->asked = pool->avoid + stride;
-	pool->near = pool->asked + stride;
-	pool->skip = pool->near + stride;
-	for (v = 0; v < nvec; v++)
+	pool->avoid = pool->exclude + pool->stride;
+	pool->asked = pool->avoid + pool->stride;
+	pool->near = pool->asked + pool->stride;
+	pool->skip = pool->near + pool->stride;
+	for (v = 0; v < nvec; v++) {
+		pool->vec[v].pool = pool;
+		pool->vec[v].placer.cpu_offline = irq_spread_pool_cpu_offline;
 		INIT_LIST_HEAD(&pool->vec[v].links);
+	}
 	mutex_init(&pool->lock);
-
+	spin_lock_init(&pool->exclude_lock);
+	if (pool->owner)
+		irq_spread_dev_owner_state(pool->owner, &pool->policy,
+					   pool->exclude);
 	mutex_lock(&topo->pools_lock);
-	mutex_lock(&pool->lock);
-	irq_spread_pool_sync(pool);
-	mutex_unlock(&pool->lock);
 	list_add_tail(&pool->list, &topo->pools);
 	mutex_unlock(&topo->pools_lock);
-	/* Only the system's pools are the administrator's to look at. */
-	if (topo == &irq_spread_system)
-		pool->debugfs = debugfs_create_file(pool->info.name, 0400,
-						    irq_spread_pool_dir, pool,
-						    &irq_spread_pool_fops);
+	pool->debugfs = irq_spread_pool_debugfs(pool);
 	return pool;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_spread_pool_topo_create);
@@ -670,7 +488,6 @@ void irq_spread_pool_destroy(struct irq_spread_pool *pool)
 	mutex_lock(&pool->topo->pools_lock);
 	list_del(&pool->list);
 	mutex_unlock(&pool->topo->pools_lock);
-
 	mutex_lock(&pool->lock);
 	for (v = 0; v < pool->info.nr_vectors; v++)
 		if (pool->vec[v].users)

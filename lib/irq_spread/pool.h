@@ -8,8 +8,10 @@
 #ifndef _LIB_IRQ_SPREAD_POOL_H
 #define _LIB_IRQ_SPREAD_POOL_H
 
+#include <linux/interrupt.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 #include "engine.h"
@@ -21,17 +23,19 @@ struct irq_spread_dev;
 
 /**
  * struct irq_spread_pool_vec - one vector of a pool
+ * @pool: the pool
  * @users: number of consumers holding the vector; 0 if it is not requested
  * @irq: its Linux interrupt number, as the request callback returned it
- * @displaced: CPU hotplug moved it off its CPUs, where it goes back once
- *	they are all online again
+ * @placer: what the interrupt core asks where @irq goes on CPU hotplug,
+ *	installed while the vector is requested
  * @links: the vectors of placement-only devices it serves
  *	(&irq_spread_vec.pool_link)
  */
 struct irq_spread_pool_vec {
+	struct irq_spread_pool *pool;
 	unsigned int users;
 	unsigned int irq;
-	bool displaced;
+	struct irq_affinity_placer placer;
 	struct list_head links;
 };
 
@@ -45,26 +49,26 @@ struct irq_spread_pool_vec {
  *	@topo->pools_lock and @lock
  * @policy: the policy new and re-placed vectors are placed under: the
  *	owner's, else @info.policy
- * @restricted: @exclude holds the CPUs the owner may not use
  * @stride: distance between two masks in @masks, in longs: enough for
  *	@topo->nr_cpus bits and for a struct cpumask
  * @lock: serialises gets, puts, moves and the driver's callbacks; protects
- *	the fields below, @policy and @restricted
+ *	the fields below and @policy
+ * @exclude_lock: for the vectors' placer, which does not take @lock:
+ *	@exclude is written under both
  * @users: users of all vectors
  * @nr_requested: number of requested vectors
  * @masks: the vectors' CPUs: vector i's is the bitmap at @masks + i * @stride,
- *	empty while it is not requested; then, laid out alike, where each
- *	vector CPU hotplug moved (&irq_spread_pool_vec.displaced) goes back;
- *	then @exclude, @avoid, @asked, @near and @skip, @stride longs apart
- * @exclude: see @restricted
+ *	empty while it is not requested; then @fresh, @exclude, @avoid,
+ *	@asked, @near and @skip
+ * @fresh: scratch: a fresh placement of the requested vectors, laid out
+ *	as @masks
+ * @exclude: the CPUs the owner may not use; empty for none
  * @avoid: scratch: the CPUs a new vector may not have
  * @asked: scratch: the CPUs a placement-only device's vector asks for
  * @near: scratch: the CPUs of a get's nearness level
  * @skip: scratch: the vectors a placement-only device holds already,
  *	@info.nr_vectors bits
- * @hop_limit: scratch: per node, the distance of the NUMA hop level a get
- *	has reached from it, -1 before the first, INT_MIN if the get's CPUs
- *	are not on it
+ * @dist: scratch: per node, its distance from the nodes of a get's CPUs
  * @debugfs: the pool's debugfs file
  * @vec: the @info.nr_vectors vectors
  *
@@ -77,18 +81,19 @@ struct irq_spread_pool {
 	struct irq_spread_pool_info info;
 	struct irq_spread_dev *owner;
 	enum irq_spread_policy policy;
-	bool restricted;
 	size_t stride;
 	struct mutex lock;	/* gets, puts, moves and callbacks */
+	spinlock_t exclude_lock;	/* @exclude, for the placer */
 	unsigned int users;
 	unsigned int nr_requested;
 	unsigned long *masks;
+	unsigned long *fresh;
 	unsigned long *exclude;
 	unsigned long *avoid;
 	unsigned long *asked;
 	unsigned long *near;
 	unsigned long *skip;
-	int *hop_limit;
+	int *dist;
 	struct dentry *debugfs;
 	struct irq_spread_pool_vec vec[];
 };
@@ -100,24 +105,13 @@ static inline unsigned long *irq_spread_pool_mask(const struct irq_spread_pool *
 	return pool->masks + v * pool->stride;
 }
 
-extern struct dentry *irq_spread_pool_dir;
-
 struct irq_spread_pool *
 irq_spread_pool_topo_create(struct irq_spread_topology *topo,
 			    const struct irq_spread_pool_info *info);
-int irq_spread_pool_topo_get(struct irq_spread_pool *pool,
-			     const unsigned long *cpus);
-int irq_spread_pool_show(struct seq_file *m, void *v);
-void irq_spread_pools_irqs(struct irq_spread_topology *topo,
-			   unsigned long *irqs, unsigned int nr_irqs);
-void irq_spread_pools_cpu_offline(struct irq_spread_topology *topo,
-				  unsigned int cpu);
-void irq_spread_pools_cpu_online(struct irq_spread_topology *topo,
-				 unsigned int cpu);
-void irq_spread_pools_follow(struct irq_spread_topology *topo,
-			     struct irq_spread_dev *owner);
-void irq_spread_pools_disown(struct irq_spread_topology *topo,
-			     struct irq_spread_dev *owner);
+void irq_spread_pool_sync(struct irq_spread_pool *pool);
+void irq_spread_pool_respread(struct irq_spread_pool *pool);
+void irq_spread_pools_owner_changed(struct irq_spread_topology *topo,
+				    struct irq_spread_dev *owner, bool gone);
 int irq_spread_pool_take_for(struct irq_spread_pool *pool,
 			     const unsigned long *cpus,
 			     const unsigned long *skip);
@@ -125,17 +119,20 @@ void irq_spread_pool_give_back(struct irq_spread_pool *pool, unsigned int v);
 
 /*
  * What pool.c asks of the rest of the library, which the user-space tool
- * stubs: the interrupt core (irq.c), and the devices that own a pool or
- * whose vectors a pool serves (device_pool.c).  A pool sees a device
- * only through these: it never takes a device's lock itself.
+ * stubs: the interrupt core (irq.c), its debugfs file (debugfs.c), and the
+ * devices that own a pool or whose vectors a pool serves (device_pool.c).
+ * A pool sees a device only through these: it never takes a device's lock
+ * itself.
  */
 int irq_spread_irq_place(unsigned int irq, const struct cpumask *mask);
-bool irq_spread_irq_managed(unsigned int irq);
+int irq_spread_irq_placer(unsigned int irq, struct irq_affinity_placer *placer);
+struct dentry *irq_spread_pool_debugfs(struct irq_spread_pool *pool);
+int irq_spread_pool_show(struct seq_file *m, void *v);
 bool irq_spread_dev_on(const struct irq_spread_dev *sd,
 		       const struct irq_spread_topology *topo);
 void irq_spread_dev_owner_state(struct irq_spread_dev *owner,
 				enum irq_spread_policy *policy,
-				bool *restricted, unsigned long *exclude);
+				unsigned long *exclude);
 void irq_spread_links_serve(struct list_head *links, const unsigned long *mask);
 void irq_spread_links_unserve(struct list_head *links);
 

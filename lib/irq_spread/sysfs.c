@@ -108,7 +108,7 @@ unlock:
 	mutex_unlock(&sd->lock);
 	bitmap_free(old);
 	if (placed)
-		irq_spread_pools_follow(sd->topo, sd);
+		irq_spread_pools_owner_changed(sd->topo, sd, false);
 	return ret;
 }
 
@@ -336,11 +336,13 @@ EXPORT_SYMBOL_IF_KUNIT(irq_spread_dev_vector_admin);
 
 /*
  * Set in @irqs, a bitmap of @nr_irqs bits, the interrupt of every vector
- * of every device registered on @topo that has one, below @nr_irqs.
+ * of every device registered on @topo that has one, and of every vector a
+ * pool on @topo requested, below @nr_irqs.
  */
-static void irq_spread_devs_irqs(struct irq_spread_topology *topo,
+static void irq_spread_topo_irqs(struct irq_spread_topology *topo,
 				 unsigned long *irqs, unsigned int nr_irqs)
 {
+	struct irq_spread_pool *pool;
 	struct irq_spread_dev *sd;
 	unsigned int v, irq;
 
@@ -355,6 +357,18 @@ static void irq_spread_devs_irqs(struct irq_spread_topology *topo,
 		mutex_unlock(&sd->lock);
 	}
 	mutex_unlock(&topo->devs_lock);
+
+	mutex_lock(&topo->pools_lock);
+	list_for_each_entry(pool, &topo->pools, list) {
+		mutex_lock(&pool->lock);
+		for (v = 0; v < pool->info.nr_vectors; v++) {
+			irq = pool->vec[v].irq;
+			if (pool->vec[v].users && irq < nr_irqs)
+				__set_bit(irq, irqs);
+		}
+		mutex_unlock(&pool->lock);
+	}
+	mutex_unlock(&topo->pools_lock);
 }
 
 static ssize_t policy_show(struct device *cdev, struct device_attribute *attr,
@@ -480,8 +494,7 @@ int irq_spread_irqs_list(struct irq_spread_topology *topo,
 	irqs = bitmap_zalloc(nr_irqs, GFP_KERNEL);
 	if (!irqs)
 		return -ENOMEM;
-	irq_spread_devs_irqs(topo, irqs, nr_irqs);
-	irq_spread_pools_irqs(topo, irqs, nr_irqs);
+	irq_spread_topo_irqs(topo, irqs, nr_irqs);
 	len = snprintf(NULL, 0, "%*pbl\n", nr_irqs, irqs);
 	if (len < size)
 		len = scnprintf(buf, size, "%*pbl\n", nr_irqs, irqs);

@@ -11,21 +11,24 @@ bool irq_spread_compat_warn_fatal;
 bool irq_spread_compat_quiet;
 const struct cpumask irq_spread_compat_none;
 
-/* irq_spread_pool_dir lives in debugfs.c, which the tool does not build. */
-struct dentry *irq_spread_pool_dir;
-
 /*
  * The rest of the library, which the tool does not build (pool.h): pools
- * set no interrupt here, and have no owner and serve no device.
+ * set no interrupt here, have no debugfs file, no owner and serve no
+ * device.
  */
 int irq_spread_irq_place(unsigned int irq, const struct cpumask *mask)
 {
 	return 0;
 }
 
-bool irq_spread_irq_managed(unsigned int irq)
+int irq_spread_irq_placer(unsigned int irq, struct irq_affinity_placer *placer)
 {
-	return false;
+	return 0;
+}
+
+struct dentry *irq_spread_pool_debugfs(struct irq_spread_pool *pool)
+{
+	return NULL;
 }
 
 bool irq_spread_dev_on(const struct irq_spread_dev *sd,
@@ -36,7 +39,7 @@ bool irq_spread_dev_on(const struct irq_spread_dev *sd,
 
 void irq_spread_dev_owner_state(struct irq_spread_dev *owner,
 				enum irq_spread_policy *policy,
-				bool *restricted, unsigned long *exclude)
+				unsigned long *exclude)
 {
 }
 

@@ -596,10 +596,10 @@ static bool conv_managed(unsigned int irq)
 	return false;
 }
 
-/* No CPU hotplug here: no placer needed. */
+/* Installed and removed; no CPU hotplug here calls one. */
 static int conv_placer(unsigned int irq, struct irq_affinity_placer *placer)
 {
-	return placer ? -ENOMEM : 0;
+	return 0;
 }
 
 static void conv_unplace(unsigned int irq)

@@ -2982,10 +2982,10 @@ static void irq_spread_test_irqs_list(struct kunit *test)
 							pool), 0);
 	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, LIST_NR_IRQS),
 			   "100,102-103\n");
-	KUNIT_EXPECT_EQ(test, irq_spread_pool_topo_get(pool, NULL), 0);
+	KUNIT_EXPECT_EQ(test, irq_spread_pool_get(pool, NULL), 0);
 	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, LIST_NR_IRQS),
 			   "100,102-103,108\n");
-	KUNIT_EXPECT_EQ(test, irq_spread_pool_topo_get(pool, NULL), 1);
+	KUNIT_EXPECT_EQ(test, irq_spread_pool_get(pool, NULL), 1);
 	KUNIT_EXPECT_STREQ(test, irqs_list(test, topo, LIST_NR_IRQS),
 			   "100,102-103,108-109\n");
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_put(pool, 0), 0);

@@ -70,6 +70,27 @@ static const struct test_machine quad = {
 	.node_cpus = quad_nodes, .distance = quad_distance, .smt = 1,
 };
 
+/*
+ * Four nodes of two CPUs, as quad's, whose hops differ by node: node 1 is
+ * at 12 from node 0 and node 3 at 16; node 2 is at 30 from every other.
+ */
+static const int uneven_distances[4][4] = {
+	{ 10, 12, 30, 16 },
+	{ 12, 10, 30, 30 },
+	{ 30, 30, 10, 30 },
+	{ 16, 30, 30, 10 },
+};
+
+static int uneven_distance(int a, int b)
+{
+	return uneven_distances[a][b];
+}
+
+static const struct test_machine uneven = {
+	.name = "4N uneven hops", .nr_cpus = 8, .nr_nodes = 4,
+	.node_cpus = quad_nodes, .distance = uneven_distance, .smt = 1,
+};
+
 /**
  * struct pool_dev - the fake device behind a pool
  * @t: its machine
@@ -111,6 +132,7 @@ struct consumer_irq {
  * @aff: the affinity the pool set last on each of the first
  *	%POOL_TEST_IRQS interrupts from TEST_IRQ_BASE, on a machine of at
  *	most BITS_PER_LONG CPUs
+ * @placer: the placer installed on each of them, or %NULL
  * @sets: affinities the pool set on them
  * @consumer: the %CONSUMER_IRQS interrupts from CONSUMER_IRQ_BASE, which
  *	registered devices' vectors are attached to; not counted in @sets
@@ -118,6 +140,7 @@ struct consumer_irq {
  */
 struct pool_test {
 	unsigned long aff[POOL_TEST_IRQS];
+	struct irq_affinity_placer *placer[POOL_TEST_IRQS];
 	unsigned int sets;
 	struct consumer_irq consumer[CONSUMER_IRQS];
 	unsigned int managed_irq;
@@ -196,26 +219,41 @@ static int pool_test_affinity(unsigned int irq, const struct cpumask *mask)
 	return 0;
 }
 
-/*
- * No placer on the registered devices' interrupts, as when the interrupt
- * core cannot allocate one: the library moves them on CPU hotplug itself.
- */
-static int consumer_placer(unsigned int irq, struct irq_affinity_placer *placer)
-{
-	return placer ? -ENOMEM : 0;
-}
-
-/* The placed state is not read here. */
-static void consumer_unplace(unsigned int irq)
-{
-}
-
 /* The one fake interrupt the interrupt core manages, if any. */
 static bool pool_test_managed(unsigned int irq)
 {
 	struct pool_test *pt = kunit_get_current_test()->priv;
 
 	return irq && irq == pt->managed_irq;
+}
+
+/*
+ * As irq_set_affinity_placer() on a pool's interrupt: one placer at a
+ * time (those past the first %POOL_TEST_IRQS are not recorded), none on a
+ * managed interrupt.  No placer on the registered devices' interrupts, as
+ * when the interrupt core cannot allocate one: the library moves them on
+ * CPU hotplug itself.
+ */
+static int pool_test_placer(unsigned int irq, struct irq_affinity_placer *placer)
+{
+	struct pool_test *pt = kunit_get_current_test()->priv;
+	unsigned int i = irq - TEST_IRQ_BASE;
+
+	if (irq - CONSUMER_IRQ_BASE < CONSUMER_IRQS)
+		return placer ? -ENOMEM : 0;
+	if (placer && pool_test_managed(irq))
+		return -EINVAL;
+	if (i >= POOL_TEST_IRQS)
+		return 0;
+	if (placer && pt->placer[i])
+		return -EBUSY;
+	pt->placer[i] = placer;
+	return 0;
+}
+
+/* The placed state is not read here. */
+static void consumer_unplace(unsigned int irq)
+{
 }
 
 static int pool_test_init(struct kunit *test)
@@ -228,7 +266,7 @@ static int pool_test_init(struct kunit *test)
 				   pool_test_affinity);
 	kunit_activate_static_stub(test, irq_spread_irq_managed,
 				   pool_test_managed);
-	kunit_activate_static_stub(test, irq_spread_irq_placer, consumer_placer);
+	kunit_activate_static_stub(test, irq_spread_irq_placer, pool_test_placer);
 	kunit_activate_static_stub(test, irq_spread_irq_unplace, consumer_unplace);
 	/* Before any device is registered: undone after its unregistration. */
 	kunit_activate_static_stub(test, irq_spread_irq_apply, consumer_apply);
@@ -277,12 +315,15 @@ static int pool_dev_request(void *priv, unsigned int vector,
 	return TEST_IRQ_BASE + vector;
 }
 
+/* As the driver's free_irq(), which warns if the placer is still there. */
 static void pool_dev_release(void *priv, unsigned int vector, unsigned int irq)
 {
+	struct pool_test *pt = kunit_get_current_test()->priv;
 	struct pool_dev *dev = priv;
 
 	if (!test_and_clear_bit(vector - dev->first, dev->requested) ||
-	    irq != TEST_IRQ_BASE + vector)
+	    irq != TEST_IRQ_BASE + vector ||
+	    (vector < POOL_TEST_IRQS && pt->placer[vector]))
 		atomic_inc(&dev->errors);
 	atomic_inc(&dev->releases);
 }
@@ -381,6 +422,12 @@ static const char *pool_show(struct kunit *test, struct irq_spread_pool *pool)
 	return m.buf;
 }
 
+/* irq_spread_pool_get() for @cpus, a bitmap of the machine's CPUs or %NULL. */
+static int pool_cpus_get(struct irq_spread_pool *pool, const unsigned long *cpus)
+{
+	return irq_spread_pool_get(pool, cpus ? to_cpumask(cpus) : NULL);
+}
+
 /*
  * Get a vector for @cpus, a CPU list ("*" for any CPU), and describe the
  * result as "vector:CPUs", or the error number.
@@ -397,7 +444,7 @@ static int pool_get(struct kunit *test, struct test_topo *t,
 		want = irq_spread_test_bitmap(test, t);
 		KUNIT_ASSERT_EQ(test, bitmap_parselist(cpus, want, n), 0);
 	}
-	vec = irq_spread_pool_topo_get(pool, want);
+	vec = pool_cpus_get(pool, want);
 	if (vec < 0)
 		scnprintf(buf, size, "%d", vec);
 	else
@@ -486,6 +533,13 @@ static const struct get_case get_cases[] = {
 	  "4;0;2", "0:4;1:0;1:0", 2 },
 	{ "the farther hop when the nearer are full", &quad, { 0, NUMA, 2, 2 },
 	  "4;0;1;2", "0:4;1:0;1:0;0:4", 2 },
+	/*
+	 * Vectors on 6 (node 3) and 2 (node 1, two users).  CPUs 0 and 4
+	 * (nodes 0 and 2) have none: node 1 is at 12 from node 0, node 3 at
+	 * 16, both at 30 from node 2: node 1's vector, the more used.
+	 */
+	{ "several nodes asked for: the nearest distance from any", &uneven,
+	  { 0, NUMA, 2 }, "6;2;2;0,4", "0:6;1:2;1:2;1:2", 2 },
 	/*
 	 * Three new vectors, on 0, 14 and 1; CPU 0's to 2 users; CPU 2
 	 * has none, its node's least used is 1's; CPU 0's node then has 2
@@ -961,8 +1015,8 @@ static void irq_spread_pool_test_invalid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vec, 8);
 	before = pool_show(test, pool);
 
-	KUNIT_EXPECT_EQ(test, irq_spread_pool_topo_get(NULL, NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irq_spread_pool_topo_get(pool, none), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_spread_pool_get(NULL, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pool_cpus_get(pool, none), -EINVAL);
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_put(NULL, 8), -EINVAL);
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_put(pool, 7), -EINVAL);
 	KUNIT_EXPECT_EQ(test, irq_spread_pool_put(pool, 9), -EINVAL);
@@ -1127,13 +1181,13 @@ static const char *pool_rows(struct kunit *test, struct irq_spread_pool *pool)
 }
 
 /*
- * CPU hotplug moves a pool's requested vectors as it moves a device's: a
- * vector keeps its other CPUs, one left with none is placed again as a new
- * vector of the pool would be (nearest the pool's node, least loaded
- * first), and it goes back home once its CPUs are all online again.  On
- * the 2-socket 4-node machine, pool on node 0 (CPUs 0-1; node 1, 2-3, at
- * 12; nodes 2-3 at 20), numa: gets for CPUs 0, 2 and 4 give vectors on
- * 0, 2 and 4.
+ * CPU hotplug: the pool's own state never moves.  Each requested vector's
+ * interrupt has the pool's placer while it is requested, which the
+ * interrupt core asks where the interrupt goes while a CPU of it is
+ * offline: the eligible CPUs but that one, those of its node if any.  The
+ * core brings it home itself (irq_test.c tests that).  On the 2-socket
+ * 4-node machine, pool on node 0, numa: gets for CPUs 0, 2 and 4 give
+ * vectors on 0, 2 and 4.
  */
 static void irq_spread_pool_test_hotplug(struct kunit *test)
 {
@@ -1142,51 +1196,52 @@ static void irq_spread_pool_test_hotplug(struct kunit *test)
 	struct pool_dev *dev = pool_dev_new(test);
 	struct irq_spread_pool *pool = pool_new(test, t, dev, 0, &p);
 	struct pool_test *pt = test->priv;
+	struct irq_affinity_placer *placer;
+	unsigned long *mask = irq_spread_test_bitmap(test, t);
+	const char *rows;
 	char buf[64];
 	int vecs[3];
 
 	vecs[0] = pool_get(test, t, pool, "0", buf, sizeof(buf));
 	vecs[1] = pool_get(test, t, pool, "2", buf, sizeof(buf));
 	vecs[2] = pool_get(test, t, pool, "4", buf, sizeof(buf));
-	KUNIT_ASSERT_STREQ(test, pool_rows(test, pool),
-			   "0\t1000\t1\t0\n1\t1001\t1\t2\n2\t1002\t1\t4\n");
-	KUNIT_EXPECT_EQ(test, pool_aff(test, 1001), BIT(2));
+	rows = "0\t1000\t1\t0\n1\t1001\t1\t2\n2\t1002\t1\t4\n";
+	KUNIT_ASSERT_STREQ(test, pool_rows(test, pool), rows);
+	KUNIT_EXPECT_NULL(test, pt->placer[3]);
 
-	/* CPU 5, which no vector has: nothing moves. */
+	/* CPUs 2 and 0 go and come back: the pool sets nothing. */
 	pt->sets = 0;
-	pool_cpu(t, 5, false);
-	pool_cpu(t, 5, true);
-	KUNIT_EXPECT_EQ(test, pt->sets, 0);
-
-	/*
-	 * CPU 2: vector 1 is placed again from node 0, CPU 2 leaving: node
-	 * 0's CPU 1, with no load (CPU 0 has vector 0's).  Then CPU 0:
-	 * vector 0 too goes to node 0's only CPU left, 1, distance before
-	 * load.
-	 */
 	pool_cpu(t, 2, false);
-	KUNIT_EXPECT_STREQ(test, pool_rows(test, pool),
-			   "0\t1000\t1\t0\n1\t1001\t1\t1\n2\t1002\t1\t4\n");
-	KUNIT_EXPECT_EQ(test, pool_aff(test, 1001), BIT(1));
 	pool_cpu(t, 0, false);
-	KUNIT_EXPECT_STREQ(test, pool_rows(test, pool),
-			   "0\t1000\t1\t1\n1\t1001\t1\t1\n2\t1002\t1\t4\n");
-	KUNIT_EXPECT_EQ(test, pool_aff(test, 1000), BIT(1));
-	KUNIT_EXPECT_EQ(test, t->topo.load[1], 2);
-
-	/* Back one by one: each vector home once its CPU is. */
-	pt->sets = 0;
-	pool_cpu(t, 2, true);
-	KUNIT_EXPECT_STREQ(test, pool_rows(test, pool),
-			   "0\t1000\t1\t1\n1\t1001\t1\t2\n2\t1002\t1\t4\n");
+	KUNIT_EXPECT_STREQ(test, pool_rows(test, pool), rows);
 	pool_cpu(t, 0, true);
-	KUNIT_EXPECT_STREQ(test, pool_rows(test, pool),
-			   "0\t1000\t1\t0\n1\t1001\t1\t2\n2\t1002\t1\t4\n");
-	KUNIT_EXPECT_EQ(test, pool_aff(test, 1000), BIT(0));
-	KUNIT_EXPECT_EQ(test, pool_aff(test, 1001), BIT(2));
-	KUNIT_EXPECT_EQ(test, pt->sets, 2);
+	pool_cpu(t, 2, true);
+	KUNIT_EXPECT_EQ(test, pt->sets, 0);
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 3);
+
+	/* Vector 1 (CPU 2, node 1): node 1's CPUs, 2-3. */
+	placer = pt->placer[1];
+	KUNIT_ASSERT_NOT_NULL(test, placer);
+	KUNIT_EXPECT_EQ(test, placer->cpu_offline(placer, 1001, 2, to_cpumask(mask)), 0);
+	KUNIT_EXPECT_EQ(test, mask[0], BIT(3));
+	/* Asked for CPU 1 instead: node 0's other, 0; the pool's state is not read. */
+	placer = pt->placer[0];
+	KUNIT_ASSERT_NOT_NULL(test, placer);
+	KUNIT_EXPECT_EQ(test, placer->cpu_offline(placer, 1000, 1, to_cpumask(mask)), 0);
+	KUNIT_EXPECT_EQ(test, mask[0], BIT(0));
+	/* CPU 3 offline: node 1 has no other eligible CPU, so every one but 2. */
+	pool_cpu(t, 3, false);
+	placer = pt->placer[1];
+	KUNIT_EXPECT_EQ(test, placer->cpu_offline(placer, 1001, 2, to_cpumask(mask)), 0);
+	KUNIT_EXPECT_EQ(test, mask[0], 0xf3);
+	pool_cpu(t, 3, true);
+	KUNIT_EXPECT_STREQ(test, pool_rows(test, pool), rows);
+
+	/* The last user's put removes the placer before the release. */
 	pool_put_all(test, t, dev, pool, vecs, ARRAY_SIZE(vecs));
+	KUNIT_EXPECT_NULL(test, pt->placer[0]);
+	KUNIT_EXPECT_NULL(test, pt->placer[1]);
+	KUNIT_EXPECT_NULL(test, pt->placer[2]);
 }
 
 /**
@@ -1326,7 +1381,10 @@ static struct irq_spread_pool *pool_owned(struct kunit *test,
 static void irq_spread_pool_test_owner(struct kunit *test)
 {
 	struct test_topo *t = irq_spread_test_topo_new(test, &smt2);
+	unsigned long *mask = irq_spread_test_bitmap(test, t);
 	struct pool_dev *dev = pool_dev_new(test);
+	struct pool_test *pt = test->priv;
+	struct irq_affinity_placer *placer;
 	struct irq_spread_pool *pool;
 	struct pool_consumer *owner;
 	char buf[64];
@@ -1359,6 +1417,11 @@ static void irq_spread_pool_test_owner(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, pool_rows(test, pool),
 			   "0\t1000\t1\t6-7\n1\t1001\t1\t4-5\n");
 	KUNIT_EXPECT_EQ(test, pool_aff(test, 1000), 0xc0);
+	/* Vector 0's placer, CPU 6 going: the owner's CPUs of node 1 but 6. */
+	placer = pt->placer[0];
+	KUNIT_ASSERT_NOT_NULL(test, placer);
+	KUNIT_EXPECT_EQ(test, placer->cpu_offline(placer, 1000, 6, to_cpumask(mask)), 0);
+	KUNIT_EXPECT_EQ(test, mask[0], 0xb0);
 	vecs[2] = pool_get(test, t, pool, "*", buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "2:6-7");
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 2 + 6);
@@ -1463,19 +1526,17 @@ static void irq_spread_pool_test_place_only(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq_spread_test_load_sum(&t->topo), 4 + 4);
 
 	/*
-	 * CPU 6, which only pool vector 2 has, goes: it is placed again on
-	 * the least loaded CPU left, every one at 1: 0.  SF 1's vector 0
-	 * follows, and SF 1 is told; nothing else moves.  Back, it is 6.
+	 * CPU 6, which only pool vector 2 has, goes and comes back: the
+	 * interrupt core moves the interrupt (asking the pool's placer), the
+	 * pool nothing, so SF 1 keeps 6;7 and is told nothing.
 	 */
 	pool_cpu(t, 6, false);
-	KUNIT_EXPECT_STREQ(test, pool_dev_masks(test, sf[1], 2), "0;7");
-	KUNIT_EXPECT_STREQ(test, pool_calls(test, sf[1]), "0:0");
-	KUNIT_EXPECT_STREQ(test, pool_calls(test, sf[0]), "");
-	KUNIT_EXPECT_EQ(test, pool_aff(test, 1002), BIT(0));
+	KUNIT_EXPECT_STREQ(test, pool_dev_masks(test, sf[1], 2), "6;7");
+	KUNIT_EXPECT_EQ(test, pool_aff(test, 1002), BIT(6));
 	pool_cpu(t, 6, true);
 	KUNIT_EXPECT_STREQ(test, pool_dev_masks(test, sf[1], 2), "6;7");
-	KUNIT_EXPECT_STREQ(test, pool_calls(test, sf[1]), "0:6");
-	KUNIT_EXPECT_EQ(test, pool_aff(test, 1002), BIT(6));
+	KUNIT_EXPECT_STREQ(test, pool_calls(test, sf[1]), "");
+	KUNIT_EXPECT_STREQ(test, pool_calls(test, sf[0]), "");
 
 	/*
 	 * Given back, a vector has its placement again (SF 1's: 4;5, told),
@@ -1757,7 +1818,7 @@ static void seed_get(struct kunit *test, struct test_topo *t,
 		cpu = seed_cpu(i);
 		requests = atomic_read(&dev->requests);
 		__set_bit(cpu, want);
-		vecs[i] = irq_spread_pool_topo_get(pool, want);
+		vecs[i] = pool_cpus_get(pool, want);
 		__clear_bit(cpu, want);
 		if (c)
 			seed_check_get(test, t, pool, dev, i, vecs[i],
@@ -1976,7 +2037,7 @@ static int stress_get(struct stress_thread *s)
 		__set_bit(cpu, s->want);
 
 	/* The pool's first vector is 0. */
-	vec = irq_spread_pool_topo_get(pool, want);
+	vec = pool_cpus_get(pool, want);
 	if (vec < 0) {
 		atomic_inc(s->errors);
 		return vec;
@@ -2183,7 +2244,7 @@ static void irq_spread_pool_test_fault_get(struct kunit *test)
 		before = pool_fault_state(test, t, dev, pool);
 		for (n = 1;; n++) {
 			irq_spread_test_fail_nth(n);
-			vec = irq_spread_pool_topo_get(pool, NULL);
+			vec = irq_spread_pool_get(pool, NULL);
 			if (!irq_spread_test_fail_nth_fired())
 				break;
 			if (vec >= 0) {

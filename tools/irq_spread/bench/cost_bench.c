@@ -1188,7 +1188,7 @@ struct consumers {
 static long pool_get(void *ctx, const unsigned long *cpus,
 		     unsigned int cpu __always_unused)
 {
-	return irq_spread_pool_topo_get(ctx, cpus);
+	return irq_spread_pool_get(ctx, cpus ? to_cpumask(cpus) : NULL);
 }
 
 static void pool_put(void *ctx, long h)

@@ -11,10 +11,11 @@
  * leaving and load fields; the engine entry points
  * irq_spread_topo_spread(), irq_spread_topo_nth_cpu(),
  * irq_spread_topo_release() and irq_spread_topo_hold(); and the pool's
- * irq_spread_pool_topo_create(), irq_spread_pool_topo_get(),
- * irq_spread_pool_put(), irq_spread_pool_destroy(),
- * irq_spread_pools_cpu_offline() and irq_spread_pools_cpu_online(), with
- * struct irq_spread_pool's masks, stride and vec[].users.  If a tree
+ * irq_spread_pool_topo_create(), irq_spread_pool_get(),
+ * irq_spread_pool_put() and irq_spread_pool_destroy(), with struct
+ * irq_spread_pool's masks, stride and vec[].users.  Pools take no part in
+ * CPU hotplug (the interrupt core asks them where an interrupt goes), so
+ * a CPU going or coming changes only the machine.  If a tree
  * changes one of those, this file adapts (by #if on something the tree
  * defines, or a -D of run.sh's OLD_CFLAGS / NEW_CFLAGS) so that it still
  * builds against both; side.h stays as it is.
@@ -255,7 +256,7 @@ static int side_pool_create(struct side *s, int node, int policy,
 
 static int side_pool_get(struct side *s, const unsigned long *cpus)
 {
-	return irq_spread_pool_topo_get(s->pool, cpus);
+	return irq_spread_pool_get(s->pool, cpus ? to_cpumask(cpus) : NULL);
 }
 
 static int side_pool_put(struct side *s, unsigned int vector)
@@ -274,26 +275,7 @@ static unsigned int side_pool_vector(const struct side *s, unsigned int v,
 
 static void side_pool_cpu(struct side *s, unsigned int cpu, bool online)
 {
-	struct irq_spread_topology *topo = &s->f.m.topo;
-	unsigned long *leaving = topo->leaving;
-	bool was = leaving && test_bit(cpu, leaving);
-
-	if (online) {
-		side_set_online(s, cpu, true);
-		irq_spread_pools_cpu_online(topo, cpu);
-		return;
-	}
-	if (!leaving) {
-		bitmap_zero(s->leaving, s->f.n);
-		topo->leaving = s->leaving;
-	}
-	__set_bit(cpu, topo->leaving);
-	irq_spread_pools_cpu_offline(topo, cpu);
-	side_set_online(s, cpu, false);
-	if (!leaving)
-		topo->leaving = NULL;
-	else if (!was)
-		__clear_bit(cpu, topo->leaving);
+	side_set_online(s, cpu, online);
 }
 
 const struct side_api side_api = {

@@ -45,13 +45,12 @@ struct side;
  *	vectors 0 to @nr_vectors - 1, whose request callback gives interrupt
  *	1000 + vector; 0 or its error
  * @pool_destroy: irq_spread_pool_destroy() of it, if there is one
- * @pool_get: irq_spread_pool_topo_get() of it
+ * @pool_get: irq_spread_pool_get() of it
  * @pool_put: irq_spread_pool_put() of it
  * @pool_vector: vector @v of it: its users, its CPUs into @mask
- * @pool_cpu: CPU hotplug with the pools told, as the device layer does:
- *	going offline, @cpu leaving, irq_spread_pools_cpu_offline(), then
- *	@set_online; coming online, @set_online, then
- *	irq_spread_pools_cpu_online()
+ * @pool_cpu: CPU hotplug as the device layer sees it: going offline, @cpu
+ *	leaving, then @set_online; coming online, @set_online (pools are not
+ *	told: the interrupt core asks them)
  */
 struct side_api {
 	struct side *(*create)(const unsigned char *bytes, size_t len);

@@ -1004,7 +1004,7 @@ static void op_pool_create(struct fuzz *f, struct input *in)
 		if (!pm->mask[v])
 			abort();
 	}
-	if (irq_spread_pool_topo_get(NULL, NULL) != -EINVAL ||
+	if (irq_spread_pool_get(NULL, NULL) != -EINVAL ||
 	    irq_spread_pool_put(NULL, info->first_vector) != -EINVAL)
 		broken("pool: a NULL pool is not -EINVAL");
 }
@@ -1040,46 +1040,21 @@ static int pool_least_used(struct fuzz *f, const unsigned long *within,
 	return best;
 }
 
-/* The CPUs of the nodes with CPUs within @hop hops of @node; false if none. */
-static bool hop_mask(struct fuzz *f, int node, unsigned int hop,
-		     unsigned long *dst)
-{
-	const struct machine *m = &f->m;
-	bool seen[256] = { false };
-	unsigned int k, d, h = 0;
-	int limit = -1;
-
-	for (k = 0; k < m->nr_nodes; k++)
-		if (m->node_cpus[k])
-			seen[machine_distance(m, node, k)] = true;
-	for (d = 0; d < 256 && limit < 0; d++)
-		if (seen[d] && h++ == hop)
-			limit = d;
-	if (limit < 0)
-		return false;
-	bitmap_zero(dst, f->n);
-	for (k = 0; k < m->nr_nodes; k++)
-		if (m->node_cpus[k] &&
-		    machine_distance(m, node, k) <= limit)
-			bitmap_or(dst, dst, m->node_cpus[k], f->n);
-	return true;
-}
-
 /*
  * Step 3 of a get for @cpus: the least used vector with room at the
  * nearest level.  Room: fewer users than the share ceil((U + 1) / V) and
- * the driver's bound; at a NUMA hop level, than the share of the level's
- * vectors if higher.
+ * the driver's bound on @cpus and their siblings; at a NUMA level, fewer
+ * than the driver's bound.  The levels: @cpus, their siblings and their
+ * nodes, then each distance from these nodes (a node's, from the nearest
+ * of them) in turn, each adding the nodes with CPUs at that distance.
  */
 static int pool_nearest(struct fuzz *f, const unsigned long *cpus,
 			unsigned int share)
 {
 	const struct pool_model *pm = &f->pm;
-	unsigned int cpu, hop, v, s, nr, cap, bound = pm->info.max_users;
-	unsigned int total = pool_total(pm), nv = pm->info.nr_vectors;
-	bool nodes[MAX_NODES] = { false }, found;
-	unsigned int node;
-	int best;
+	const struct machine *m = &f->m;
+	unsigned int cpu, k, a, bound = pm->info.max_users ?: UINT_MAX;
+	int dist[MAX_NODES], d, best;
 
 	bitmap_copy(f->tmp, cpus, f->n);
 	for_each_set_bit(cpu, cpus, f->n)
@@ -1087,34 +1062,26 @@ static int pool_nearest(struct fuzz *f, const unsigned long *cpus,
 	best = pool_least_used(f, f->tmp, share);
 	if (best >= 0)
 		return best;
+	for (k = 0; k < m->nr_nodes; k++)
+		dist[k] = INT_MAX;
 	for_each_set_bit(cpu, cpus, f->n)
-		if (f->m.cpu_node[cpu] >= 0)
-			nodes[f->m.cpu_node[cpu]] = true;
-	for (hop = 0; hop < 256; hop++) {
-		found = false;
-		for (node = 0; node < f->m.nr_nodes; node++) {
-			if (!nodes[node] || !hop_mask(f, node, hop, f->tmp2))
-				continue;
-			bitmap_or(f->tmp, f->tmp, f->tmp2, f->n);
-			found = true;
-		}
-		if (!found)
-			break;
-		s = 0;
-		nr = 0;
-		for (v = 0; v < nv; v++) {
-			if (pm->users[v] &&
-			    bitmap_subset(pm->mask[v], f->tmp, f->n)) {
-				s += pm->users[v];
-				nr++;
-			}
-		}
-		if (!nr)
+		if (m->cpu_node[cpu] >= 0)
+			dist[m->cpu_node[cpu]] = -1;
+	for (k = 0; k < m->nr_nodes; k++)
+		for (a = 0; dist[k] != -1 && a < m->nr_nodes; a++)
+			if (dist[a] == -1 &&
+			    machine_distance(m, a, k) < dist[k])
+				dist[k] = machine_distance(m, a, k);
+	for (d = -1; d <= 255; d++) {
+		for (k = 0; k < m->nr_nodes; k++)
+			if (m->node_cpus[k] && dist[k] == d)
+				break;
+		if (k == m->nr_nodes && d != -1)
 			continue;
-		cap = max(DIV_ROUND_UP(total + 1, nv), DIV_ROUND_UP(s + 1, nr));
-		if (bound)
-			cap = min(cap, bound);
-		best = pool_least_used(f, f->tmp, cap);
+		for (k = 0; k < m->nr_nodes; k++)
+			if (m->node_cpus[k] && dist[k] == d)
+				bitmap_or(f->tmp, f->tmp, m->node_cpus[k], f->n);
+		best = pool_least_used(f, f->tmp, bound);
 		if (best >= 0)
 			return best;
 	}
@@ -1193,7 +1160,6 @@ static void op_pool_get(struct fuzz *f, struct input *in)
 	unsigned int nv = pm->info.nr_vectors, total, share, b, v;
 	const unsigned long *cpus;
 	int ret, want, fresh = -1, fail;
-	struct seq_file sf;
 	bool none;
 
 	if (!pm->pool)
@@ -1233,7 +1199,7 @@ static void op_pool_get(struct fuzz *f, struct input *in)
 	expected_load(f);
 	pm->nr_req = 0;
 	pm->nr_rel = 0;
-	ret = irq_spread_pool_topo_get(pm->pool, cpus);
+	ret = irq_spread_pool_get(pm->pool, cpus ? to_cpumask(cpus) : NULL);
 	if (fresh >= 0 && none) {
 		/* No CPU online at all: the engine's -ENODEV. */
 		if (ret != -ENODEV)
@@ -1266,9 +1232,6 @@ static void op_pool_get(struct fuzz *f, struct input *in)
 	pm->fail = 0;
 	pool_check_state(f);
 	check_load(f, "after a pool get");
-	/* Its debugfs file's show, which has no file here. */
-	sf.private = pm->pool;
-	irq_spread_pool_show(&sf, NULL);
 }
 
 static void op_pool_put(struct fuzz *f, struct input *in)

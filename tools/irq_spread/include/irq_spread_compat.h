@@ -146,6 +146,12 @@ struct mutex {
 #define mutex_unlock(m)			do { assert((m)->held); (m)->held = false; } while (0)
 #define lockdep_assert_held(m)		assert((m)->held)
 
+/* spinlock: the same flag */
+typedef struct mutex spinlock_t;
+#define spin_lock_init(l)		mutex_init(l)
+#define spin_lock(l)			mutex_lock(l)
+#define spin_unlock(l)			mutex_unlock(l)
+
 /* sort: sort_r() is the C library's qsort_r(), without a swap function */
 typedef int (*cmp_r_func_t)(const void *a, const void *b, const void *priv);
 
@@ -343,25 +349,15 @@ int __sysfs_match_string(const char * const *array, size_t n,
 			 const char *str);
 #define sysfs_match_string(a, s)	__sysfs_match_string(a, ARRAY_SIZE(a), s)
 
-/* debugfs and seq_file: pools have no debugfs file here */
+/* debugfs: pools have no debugfs file here */
 struct dentry;
-struct inode;
-struct file;
 
-struct seq_file {
-	void *private;
-};
-
-struct file_operations {
-	int (*show)(struct seq_file *m, void *v);
-};
-
-#define DEFINE_SHOW_ATTRIBUTE(name) \
-	static const struct file_operations name##_fops __attribute__((unused)) = \
-		{ .show = name##_show }
-#define debugfs_create_file(name, mode, parent, data, fops)	NULL
 #define debugfs_remove(dentry)		((void)(dentry))
-#define seq_printf(m, fmt, ...)		((void)(m))
-#define seq_puts(m, s)			((void)(m))
+
+/* interrupt.h: a pool's placer, which no interrupt core calls here */
+struct irq_affinity_placer {
+	int (*cpu_offline)(struct irq_affinity_placer *placer, unsigned int irq,
+			   unsigned int cpu, struct cpumask *mask);
+};
 
 #endif /* _IRQ_SPREAD_COMPAT_H */
